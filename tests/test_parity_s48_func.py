@@ -890,6 +890,12 @@ def test_vmap_requires_grad_refused(case):
     _check(REQUIRES_GRAD[case])
 
 
+def _masked_write(a, mask, value):
+    c = a.clone()
+    c[mask] = value
+    return c
+
+
 MISC = {
     "out_dims_string": lambda L: L.func.vmap(lambda a: a, out_dims="0")(_x(L)),
     "out_dims_list_for_tuple": lambda L: L.func.vmap(lambda a: (a, a), out_dims=[0, 1])(_x(L)),
@@ -904,6 +910,14 @@ MISC = {
     "equal": lambda L: L.func.vmap(lambda a: L.equal(a, a) * a)(_x(L)),
     "allclose": lambda L: L.func.vmap(lambda a: L.allclose(a, a) * a)(_x(L)),
     "data_ptr": lambda L: L.func.vmap(lambda a: a * (a.data_ptr() > 0))(_x(L)),
+    "setitem_batched_bool_mask": lambda L: L.func.vmap(lambda a: _masked_write(a, a > 5, 0.0))(
+        _x(L)),
+    "setitem_batched_bool_mask_tensor": lambda L: L.func.vmap(
+        lambda a: _masked_write(a, a > 5, L.tensor(5.0)))(_x(L)),
+    "setitem_plain_bool_mask": lambda L: L.func.vmap(
+        lambda a: _masked_write(a, L.tensor([True, False, True, False]), 7.0))(_x(L)),
+    "masked_fill__plain_self": lambda L: L.func.vmap(
+        lambda m: L.zeros(4).masked_fill_(m, 1.0))(_x(L) > 5),
     "equal_method": lambda L: L.func.vmap(lambda a: a.equal(a) * a)(_x(L)),
     "allclose_method": lambda L: L.func.vmap(lambda a: a.allclose(a) * a)(_x(L)),
     "isclose": lambda L: L.func.vmap(lambda a, b: L.isclose(a, b, rtol=0.1))(_x(L), _x(L) * 1.05),

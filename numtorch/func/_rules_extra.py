@@ -55,9 +55,7 @@ def adv_getitem(cls, inputs, params, levels):
     arrays = [index[i] for i in pos]
     batched_idx = any(type(a) is _Logical for a in arrays)
     if any(type(a) is _Logical and a.dtype == np.bool_ for a in arrays):
-        raise RuntimeError("vmap: We do not support batching operators that can support "
-                           "dynamic shape. Attempting to batch over indexing with a boolean "
-                           "mask.")
+        raise RuntimeError(BOOL_MASK)
     if batched_idx:
         levels = tuple(sorted(set(levels).union(*[a._owner._levels for a in arrays
                                                   if type(a) is _Logical])))
@@ -416,7 +414,13 @@ def _identity(_, value):
 _INPLACE_LABELS = {"mul": "inplace arithmetic", "div": "inplace arithmetic",
                    "sub": "inplace arithmetic", "copy_value": "inplace arithmetic",
                    "full_like_value": "fill_", "index_fill": "index_fill_",
-                   "index_put": "index_put_", "index_add": "index_add_"}
+                   "index_put": "index_put_", "index_add": "index_add_",
+                   "masked_fill": "inplace arithmetic"}
+
+
+# torch's error for indexing with (or writing through) a batched boolean mask
+BOOL_MASK = ("vmap: We do not support batching operators that can support dynamic shape. "
+             "Attempting to batch over indexing with a boolean mask.")
 
 
 def unbatched_self_error(label):

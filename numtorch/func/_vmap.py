@@ -361,6 +361,11 @@ def _setitem_in_vmap(self, index, value):
 
         raise unbatched_self_error("index_put_" if adv else "inplace arithmetic")
     idx = index if isinstance(index, tuple) else (index,)
+    if any(B.is_batched(B.unwrap_owner(i)) and i.dtype.name == "bool" for i in idx
+           if isinstance(i, Tensor)):
+        from ._rules_extra import BOOL_MASK
+
+        raise RuntimeError(BOOL_MASK)  # (a per-sample mask writes a varying number of places)
     if any(_is_scalar_index(i) for i in idx):
         index, value = _scalar_index_write(self, idx, value)
     idx = index if isinstance(index, tuple) else (index,)
