@@ -3,6 +3,7 @@ images and videos through the v1 kernels of ``transforms.functional``, masks thr
 same kernels with nearest-neighbour sampling, bounding boxes by moving their coordinates
 (and clamping them to the new canvas, as the boxes' ``clamping_mode`` says)."""
 
+import math
 import numbers
 import warnings
 
@@ -13,7 +14,6 @@ from .... import tv_tensors
 from ....tv_tensors._tv_tensor import _plain
 from ... import functional as F1
 from ..._functional_tensor_geometry import _compute_affine_output_size, v2_fill_blend
-from ..._geometry import _get_inverse_affine_matrix
 from ...functional import InterpolationMode, _interpolation_modes_from_int
 from . import _rotated_boxes as R
 from ._meta import _convert_bounding_box_format, clamp_bounding_boxes
@@ -548,6 +548,30 @@ def _points_matmul(points, matrix):
     return out.to(dtype) if half else out
 
 
+def _affine_matrix(center, angle, translate, scale, shear, inverted=True):
+    """v2's 2x3 affine matrix (the map about ``center`` by rotation, shear, scale and
+    ``translate``; inverted by default). The same matrix as the v1 helper's, with v2's order
+    of float operations (the translation column can differ from v1's by an ulp)."""
+    rot = math.radians(angle)
+    shear_x, shear_y = math.radians(shear[0]), math.radians(shear[1])
+    cx, cy = center
+    moved_x, moved_y = cx + translate[0], cy + translate[1]
+    cos_y, tan_x = math.cos(shear_y), math.tan(shear_x)
+    a = math.cos(rot - shear_y) / cos_y
+    b = -(a * tan_x + math.sin(rot))
+    c = math.sin(rot - shear_y) / cos_y
+    d = math.cos(rot) - c * tan_x
+    if inverted:
+        m = [d / scale, -b / scale, 0.0, -c / scale, a / scale, 0.0]
+        m[2] += cx - m[0] * moved_x - m[1] * moved_y
+        m[5] += cy - m[3] * moved_x - m[4] * moved_y
+    else:
+        m = [a * scale, b * scale, 0.0, c * scale, d * scale, 0.0]
+        m[2] += moved_x - m[0] * cx - m[1] * cy
+        m[5] += moved_y - m[3] * cx - m[4] * cy
+    return m
+
+
 def affine_points(points, canvas_size, angle, translate, scale, shear, center=None,
                   expand=False, shift_later=False):
     """Float points ``[N, 2]`` moved by the forward affine map about ``center`` (default: the
@@ -557,7 +581,7 @@ def affine_points(points, canvas_size, angle, translate, scale, shear, center=No
     angle, translate, shear, center = affine_args(angle, translate, scale, shear, center)
     height, width = canvas_size
     pivot = [width * 0.5, height * 0.5] if center is None else center
-    forward = _get_inverse_affine_matrix(pivot, angle, translate, scale, shear, inverted=False)
+    forward = _affine_matrix(pivot, angle, translate, scale, shear, inverted=False)
     to_xy = torch.tensor(forward, dtype=points.dtype).reshape(2, 3).T
 
     def apply(xy):
@@ -570,7 +594,7 @@ def affine_points(points, canvas_size, angle, translate, scale, shear, center=No
     frame = torch.tensor([[0.0, 0.0], [0.0, float(height)], [float(width), float(height)],
                           [float(width), 0.0]], dtype=points.dtype)
     origin = torch.amin(apply(frame), dim=0, keepdim=True)
-    inverse = _get_inverse_affine_matrix(pivot, angle, translate, scale, shear)
+    inverse = _affine_matrix(pivot, angle, translate, scale, shear)
     new_w, new_h = _compute_affine_output_size(inverse, width, height)
     if shift_later:
         return moved, (new_h, new_w), origin
