@@ -931,3 +931,24 @@ MISC = {
 @pytest.mark.parametrize("case", sorted(MISC))
 def test_vmap_misc(case):
     _check(MISC[case])
+
+
+# in-place ops writing a batched value into an unbatched tensor: torch's error for each
+_INTO_PLAIN = {
+    "add_": lambda s, t: s.add_(t), "mul_": lambda s, t: s.mul_(t), "div_": lambda s, t: s.div_(t),
+    "pow_": lambda s, t: s.pow_(t), "clamp_min": lambda s, t: s.clamp_(min=t),
+    "copy_": lambda s, t: s.copy_(t), "addcmul_": lambda s, t: s.addcmul_(t, t),
+    "lerp_": lambda s, t: s.lerp_(t, 0.5), "atan2_": lambda s, t: s.atan2_(t),
+    "fmod_": lambda s, t: s.fmod_(t), "iadd": lambda s, t: s.__iadd__(t),
+    "index_copy_": lambda s, t: s.index_copy_(0, s.new_tensor([0, 1, 2, 3]).long(), t),
+    "scatter_add_": lambda s, t: s.scatter_add_(0, s.new_tensor([0, 1, 2, 3]).long(), t),
+    "index_put_": lambda s, t: s.index_put_((s.new_tensor([0, 1, 2, 3]).long(),), t),
+    "put_": lambda s, t: s.put_(s.new_tensor([0, 1, 2, 3]).long(), t),
+    "setitem": lambda s, t: s.__setitem__(slice(None), t),
+    "addmm_": lambda s, t: s.reshape(2, 2).addmm_(t.reshape(2, 2), t.reshape(2, 2)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_INTO_PLAIN))
+def test_vmap_inplace_into_unbatched(case):
+    _check(lambda L: L.func.vmap(lambda t: _INTO_PLAIN[case](L.ones(4), t))(_x(L) + 1))

@@ -415,7 +415,7 @@ _INPLACE_LABELS = {"mul": "inplace arithmetic", "div": "inplace arithmetic",
                    "sub": "inplace arithmetic", "copy_value": "inplace arithmetic",
                    "full_like_value": "fill_", "index_fill": "index_fill_",
                    "index_put": "index_put_", "index_add": "index_add_",
-                   "masked_fill": "inplace arithmetic"}
+                   "masked_fill": "inplace arithmetic", "scatter_add": "scatter_add_"}
 
 
 # torch's error for indexing with (or writing through) a batched boolean mask
@@ -500,7 +500,7 @@ def inplace(self, fn, args, kwargs):
                                "this is necessary for your usage, please file an issue with "
                                "functorch.")
         name = getattr(fn, "__name__", "")
-        if name not in ("add", "add_"):  # torch's add_ fails in its broadcast check instead
+        if name not in ("add", "add_", "atan2"):  # these fail in torch's broadcast check
             raise unbatched_self_error(_INPLACE_LABELS.get(name, f"aten::{name}_"))
         sizes = [B.level_size(lvl) for lvl in theirs]
         mine = list(self.shape)
