@@ -213,3 +213,90 @@ def test_layer_norm_input_grad_only_split(forced):
     assert len(forced) >= 2
     np.testing.assert_array_equal(split, _whole(run, numtorch))
     np.testing.assert_allclose(split, run(torch), rtol=2e-4, atol=2e-4)
+
+
+# ---- a + b, a - b, a * b forward (``_intraop.binary``) ----
+
+@pytest.fixture
+def forced_binary(forced, monkeypatch):
+    from numtorch.ops import elementwise
+
+    monkeypatch.setattr(elementwise, "_SPLIT_FROM", 16)
+    return forced
+
+
+def _binary(lib, case, a0, b0, dt, grad=False):
+    a = lib.tensor(a0).to(_lib_dtype(lib, dt)).requires_grad_(grad)
+    b = lib.tensor(b0).to(_lib_dtype(lib, dt))
+    out = {"add": lambda: a + b, "sub": lambda: a - b, "mul": lambda: a * b,
+           "mul_scalar": lambda: a * 0.37, "rmul_scalar": lambda: 1.7 * a,
+           "add_scalar": lambda: a + 0.25, "sub_scalar": lambda: a - 3,
+           "add_broadcast": lambda: a + b[..., :1],
+           "mul_noncontig": lambda: a.transpose(0, -1) * b.transpose(0, -1),
+           "add_mixed": lambda: a + b.double()}[case]()
+    y = out.to(lib.float32) if dt == "bfloat16" else out
+    return y.detach().numpy()
+
+
+BINARY_CASES = ["add", "sub", "mul", "mul_scalar", "rmul_scalar", "add_scalar", "sub_scalar",
+                "add_broadcast", "mul_noncontig", "add_mixed"]
+
+
+@pytest.mark.parametrize("shape", [(37, 53), (1001,), (2, 3, 40, 9)])
+@pytest.mark.parametrize("dt", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("case", BINARY_CASES)
+def test_binary_forward_split(forced_binary, case, dt, shape):
+    a0 = RNG.standard_normal(shape).astype(np.float32)
+    b0 = RNG.standard_normal(shape).astype(np.float32)
+    split = _binary(numtorch, case, a0, b0, dt)
+    # (bfloat16 arrays, ml_dtypes', keep the whole call; a 16-bit array times a number
+    # computes in float32 first)
+    if dt != "bfloat16" and (case in ("add", "sub", "mul") or (
+            case.endswith("scalar") and dt in ("float32", "float64"))):
+        assert forced_binary, "never split"
+    whole = _whole(_binary, numtorch, case, a0, b0, dt)
+    np.testing.assert_array_equal(split, whole)
+    ref = _binary(torch, case, a0, b0, dt)
+    assert split.dtype == ref.dtype
+    np.testing.assert_array_equal(split, ref)
+
+
+def test_binary_forward_split_with_grad(forced_binary):
+    a0 = RNG.standard_normal((64, 50)).astype(np.float32)
+    b0 = RNG.standard_normal((64, 50)).astype(np.float32)
+
+    def run(lib):
+        a = lib.tensor(a0).requires_grad_(True)
+        b = lib.tensor(b0).requires_grad_(True)
+        y = (a * b + a) * 0.5 - b
+        ga, gb = lib.autograd.grad(y, (a, b), lib.ones_like(y))
+        return y.detach().numpy(), ga.numpy(), gb.numpy()
+
+    split = run(numtorch)
+    assert forced_binary
+    for s, w, t in zip(split, _whole(run, numtorch), run(torch)):
+        np.testing.assert_array_equal(s, w)
+        np.testing.assert_array_equal(s, t)
+
+
+# ---- exact GELU backward: four passes, split from a quarter of the size ----
+
+@pytest.mark.parametrize("shape", [(33, 65), (4, 7, 129)])
+@pytest.mark.parametrize("dt", ["float32", "float16", "bfloat16"])
+def test_gelu_backward_split(forced, shape, dt):
+    a0 = (RNG.standard_normal(shape) * 3).astype(np.float32)
+    g0 = RNG.standard_normal(shape).astype(np.float32)
+
+    def run(lib):
+        x = lib.tensor(a0).to(_lib_dtype(lib, dt)).requires_grad_(True)
+        y = lib.nn.functional.gelu(x)
+        (gx,) = lib.autograd.grad(y, x, lib.tensor(g0).to(x.dtype))
+        return [t.float().detach().numpy() for t in (y, gx)]
+
+    split = run(numtorch)
+    assert forced or dt == "bfloat16"  # (bfloat16 takes its own path, whole)
+    whole = _whole(run, numtorch)
+    for s, w, t in zip(split, whole, run(torch)):
+        np.testing.assert_array_equal(s, w)
+        np.testing.assert_allclose(s, t, rtol=RTOL[dt] * 2, atol=1e-5 if dt == "float32"
+                                   else RTOL[dt])

@@ -212,6 +212,34 @@ def split(kernel, n, unit=1):
         run_split(kernel, n, unit)
 
 
+def binary(ufunc, a, b):
+    """``ufunc(a, b)`` for a large C-contiguous float array ``a`` and ``b`` a NumPy scalar of
+    its dtype or a float array of ``a``'s shape and layout, written in parts of the flat values on the intra-op
+    threads (``split``: whole while other processes hold the cores); None (nothing computed)
+    for any other case, left to the caller's whole call. Elementwise, so the same bits."""
+    if a.__class__ is not np.ndarray or a.dtype.kind != "f" or not a.flags.c_contiguous:
+        return None
+    n = a.size
+    if b.__class__ is np.ndarray:
+        if b.shape != a.shape or b.dtype.kind != "f" or not b.flags.c_contiguous:
+            return None
+        flat_b = b.reshape(-1)
+    elif isinstance(b, np.generic) and b.dtype == a.dtype:  # (a number joins in a's type)
+        flat_b = None
+    else:
+        return None
+    if parts(n) == 1 or _cores_taken():
+        return None
+    out = np.empty(a.shape, dtype=np.result_type(a, b))
+    flat_a, flat_o = a.reshape(-1), out.reshape(-1)
+
+    def kernel(lo, hi):
+        ufunc(flat_a[lo:hi], b if flat_b is None else flat_b[lo:hi], out=flat_o[lo:hi])
+
+    run_split(kernel, n)
+    return out
+
+
 def copy(src, out=None):
     """A C-contiguous copy of the (strided) NumPy array ``src``, written into ``out`` if given.
 

@@ -546,7 +546,8 @@ def _gelu_slope(xp, x, e, cdf, g):
     if dt != np.float64 and d.flags.c_contiguous and not is_device_array(g) and all(
             a.flags.c_contiguous and a.dtype == dt for a in (x, e, cdf, g)):
         flat = [a.reshape(-1) for a in (x, e, cdf, g, d)]
-        _split(lambda lo, hi: part_of(*[a[lo:hi] for a in flat]), d.size, 1)
+        # four passes: split from 2 * _intraop._MIN_PART / 4 values (64K by default)
+        _split(lambda lo, hi: part_of(*[a[lo:hi] for a in flat]), d.size, 4)
     else:
         part_of(x, e, cdf, g, d)
     return d

@@ -22,6 +22,7 @@ from ..backend import _keep_dtype as keep_dtype
 from ..backend import helpers_for
 from ..backend._fma import axpy_once as _fused
 from ..backend._fma import fma_once as _fma_once
+from . import _intraop
 from ._accumulate import is_half
 from ._pointwise import (
     _broadcast_error, _check_number_or_tensor, _check_tensor, _cj, _is_float,
@@ -43,6 +44,12 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 # binary arithmetic
 
+_ND = np.ndarray
+# a + b, a - b, a * b of a large float array (with a same-shape array or a number) are written
+# in parts on the intra-op threads (``_intraop.binary``) from this many elements: one pass
+# is worth a hand-off from ~256K float32 values
+_SPLIT_FROM = 2 * _intraop._MIN_PART
+
 
 class Add(Op):
     """y = a + alpha * b; dy/da = 1, dy/db = alpha."""
@@ -54,6 +61,10 @@ class Add(Op):
     def forward(self, a, b):
         try:
             if self.alpha == 1:
+                if a.__class__ is _ND and a.size >= _SPLIT_FROM:  # large: in parts
+                    out = _intraop.binary(np.add, a, b)
+                    if out is not None:
+                        return out
                 return a + b
             out = _fused(a, b, self.alpha)
             if out is not None:
@@ -78,6 +89,10 @@ class Sub(Op):
     def forward(self, a, b):
         try:
             if self.alpha == 1:
+                if a.__class__ is _ND and a.size >= _SPLIT_FROM:  # large: in parts
+                    out = _intraop.binary(np.subtract, a, b)
+                    if out is not None:
+                        return out
                 return a - b
             out = _fused(a, b, -self.alpha)
             if out is not None:
@@ -110,6 +125,10 @@ class Mul(Op):
         try:
             if b.__class__ is np.float32 and a.dtype.itemsize == 2:
                 return half_opmath(np.multiply, a, b)
+            if a.__class__ is _ND and a.size >= _SPLIT_FROM:  # large: in parts
+                out = _intraop.binary(np.multiply, a, b)
+                if out is not None:
+                    return out
             return a * b
         except ValueError as e:
             _broadcast_error(e, a, b)
