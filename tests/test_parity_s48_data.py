@@ -255,3 +255,18 @@ def test_bad_sharing_strategy_words_as_torch():
         return None
 
     assert outcome(numtorch) == outcome(torch)
+
+
+@pytest.mark.parametrize("tail", ["/", "/nodir/", "/file/", "//"])
+def test_save_to_a_path_without_file_name_as_torch(tmp_path, tail):
+    """A destination ending in '/' is torch's 'invalid file name' (before the parent check)."""
+    (tmp_path / "file").write_bytes(b"x")
+
+    def outcome(lib):
+        try:
+            lib.save(1, str(tmp_path) + tail)
+        except RuntimeError as e:
+            return str(e).replace(str(tmp_path), "D")
+        return "saved"
+
+    assert outcome(numtorch) == outcome(torch)

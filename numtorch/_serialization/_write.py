@@ -654,6 +654,9 @@ def atomic_checkpoint(path, durable=None):
         A binary file object to write to.
     """
     path = os.fspath(path)
+    if isinstance(path, str) and path.endswith("/"):  # no file name: torch's refusal, first
+        raise RuntimeError(f"[enforce fail at inline_container.cc:720] . invalid file name: "
+                           f"{path}")
     if os.path.islink(path):  # write where the link points, as opening it would
         path = os.path.realpath(path)
     if durable is None:
