@@ -15,6 +15,7 @@ from . import _library_rules, _ops_tree
 from ._ops_library import Library, _tensors, define, defined, impl
 from ._ops_schema import FunctionSchema, annotation_type, default_text, returns_text
 from ._tensor import Tensor
+from .autograd import graph as _graph
 from .autograd.function import Function
 from .autograd.grad_mode import is_grad_enabled, no_grad
 
@@ -197,6 +198,11 @@ class CustomOpDef:
         return out
 
     def __call__(self, *args, **kwargs):
+        hook = _graph._hook
+        if hook is not None and getattr(hook, "count_call", None) is not None:  # FlopCounterMode
+            packet = getattr(_ops_tree.namespace(self._namespace), self._name)
+            bound = self._signature.bind(*args, **kwargs)  # (formulas get torch's positions)
+            return hook.count_call(packet, self, bound.args, bound.kwargs)
         bound = self._signature.bind(*args, **kwargs)
         bound.apply_defaults()
         values = [bound.arguments[n] for n in self._names]

@@ -489,3 +489,37 @@ def test_flop_counter_table_matches_torch(case, depth):
     """get_table's text: units of the total, Global shown only for flops outside modules,
     depth, alignment."""
     assert _table(numtorch, case, depth) == _table(torch, case, depth)
+
+
+def _custom_op_counts(L, ns):
+    from importlib import import_module
+
+    fcm = import_module(L.__name__ + ".utils.flop_counter")
+
+    @L.library.custom_op(f"{ns}::scale", mutates_args=())
+    def scale(a: L.Tensor, f: float) -> L.Tensor:
+        return (a @ a.t()) * f
+
+    counts = []
+    with fcm.FlopCounterMode(display=False) as fc:  # no formula: opaque, counts nothing
+        scale(L.randn(2, 3), 2.0)
+    counts.append(fc.get_flop_counts())
+
+    @fcm.register_flop_formula([getattr(L.ops, ns).scale])
+    def formula(a_shape, f, *, out_shape=None):
+        return a_shape[0] * int(f) + out_shape[0]
+
+    with fcm.FlopCounterMode(display=False) as fc:
+        scale(L.randn(2, 3), 2.0)
+        getattr(L.ops, ns).scale.default(L.randn(5, 3), 3.0)
+    counts.append(fc.get_flop_counts())
+    try:
+        fcm.register_flop_formula(getattr(L.ops, ns).scale)(formula)
+    except RuntimeError as e:
+        counts.append(str(e))
+    return [{k: {str(o): v for o, v in d.items()} for k, d in c.items()}
+            if isinstance(c, dict) else c for c in counts]
+
+
+def test_register_flop_formula_for_custom_ops():
+    assert _custom_op_counts(numtorch, "s48flops") == _custom_op_counts(torch, "s48flops")

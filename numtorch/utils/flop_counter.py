@@ -24,7 +24,49 @@ import warnings
 from .. import _ops_tree
 from ..autograd import graph as _graph
 
-__all__ = ["FlopCounterMode", "bmm_flop", "conv_flop_count", "mm_flop"]
+__all__ = ["FlopCounterMode", "bmm_flop", "conv_flop_count", "mm_flop", "register_flop_formula"]
+
+_REGISTRY = {}  # operator packet -> formula(*args, out_val=..., **kwargs) (register_flop_formula)
+
+
+def _shapes_of(x):
+    from .._tensor import Tensor
+
+    if isinstance(x, Tensor):
+        return x.shape
+    if isinstance(x, (list, tuple)):
+        return type(x)(_shapes_of(v) for v in x)
+    if isinstance(x, dict):
+        return {k: _shapes_of(v) for k, v in x.items()}
+    return x
+
+
+def shape_wrapper(f):
+    """``f`` called with the shapes of the tensor arguments and ``out_shape=`` (the shapes of
+    the result) in place of the tensors."""
+
+    def wrapped(*args, out_val=None, **kwargs):
+        return f(*_shapes_of(args), out_shape=_shapes_of(out_val), **_shapes_of(kwargs))
+
+    return wrapped
+
+
+def register_flop_formula(targets, get_raw=False):
+    """Decorator: ``formula`` counts the flops of the operator(s) ``targets``
+    (``torch.ops.<ns>.<op>`` or one of its overloads); it gets the shapes of the arguments and
+    ``out_shape=`` (``get_raw=True``: the tensors and ``out_val=``). Custom operators
+    (``torch.library.custom_op``) are counted with it, their own products not."""
+
+    def register(formula):
+        fn = formula if get_raw else shape_wrapper(formula)
+        for target in targets if isinstance(targets, (list, tuple)) else [targets]:
+            packet = getattr(target, "overloadpacket", target)
+            if packet in _REGISTRY:
+                raise RuntimeError(f"duplicate registrations for {packet}")
+            _REGISTRY[packet] = fn
+        return formula
+
+    return register
 
 
 def _prod(xs):
@@ -148,7 +190,7 @@ class FlopCounterMode:
     def _add(self, name, flops, parents):
         if not flops:
             return
-        key = _packet(name)
+        key = _packet(name) if isinstance(name, str) else name
         for p in ("Global", *parents):
             self.flop_counts[p][key] += flops
 
@@ -173,6 +215,11 @@ class FlopCounterMode:
             self._pending[node] = (parents, backward)
 
     def _forward_call(self, kind, args, kwargs, out):
+        if not isinstance(kind, str):  # a custom operator: its registered formula, else none
+            formula = _REGISTRY.get(kind)
+            if formula is not None:
+                self._add(kind, int(formula(*args, **kwargs, out_val=out)), tuple(self._stack))
+            return
         counted = _CALLS[kind](*args, **kwargs)
         if counted is not None:
             self._count(counted, out)
