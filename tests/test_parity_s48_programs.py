@@ -523,3 +523,31 @@ def _custom_op_counts(L, ns):
 
 def test_register_flop_formula_for_custom_ops():
     assert _custom_op_counts(numtorch, "s48flops") == _custom_op_counts(torch, "s48flops")
+
+
+def _dispatch_stack_queries(L):
+    from importlib import import_module
+
+    pd = import_module(L.__name__ + ".utils._python_dispatch")
+    seen = []
+
+    class Watch(pd.BaseTorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            seen.append(func._overloadpacket.__name__)
+            return super().__torch_dispatch__(func, types, args, kwargs)
+
+    out = [pd._len_torch_dispatch_stack(), pd.any_torch_dispatch_mode_on_stack()]
+    with Watch() as w:
+        out += [pd._len_torch_dispatch_stack(), pd.any_torch_dispatch_mode_on_stack()]
+        y = L.ones(2, 3) @ L.ones(3, 2)
+        with pd._pop_mode_temporarily() as popped:
+            out += [popped is w, pd._len_torch_dispatch_stack()]
+            L.ones(2, 3) @ L.ones(3, 5)  # not seen
+        out.append(pd._get_current_dispatch_mode() is w)
+    out += [y.sum().item(), seen.count("mm"), pd.is_traceable_wrapper_subclass_type(L.Tensor),
+            pd.is_traceable_wrapper_subclass_type(int)]
+    return out
+
+
+def test_dispatch_stack_queries():
+    assert _dispatch_stack_queries(numtorch) == _dispatch_stack_queries(torch)

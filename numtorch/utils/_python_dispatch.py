@@ -25,8 +25,10 @@ import threading
 from .. import _ops_tree
 from ..autograd import graph as _graph
 
-__all__ = ["TorchDispatchMode", "is_in_torch_dispatch_mode", "is_traceable_wrapper_subclass",
-           "return_and_correct_aliasing", "transform_subclass"]
+__all__ = ["BaseTorchDispatchMode", "TorchDispatchMode", "any_torch_dispatch_mode_on_stack",
+           "is_in_torch_dispatch_mode", "is_traceable_wrapper_subclass",
+           "is_traceable_wrapper_subclass_type", "return_and_correct_aliasing",
+           "transform_subclass"]
 
 
 class _State(threading.local):
@@ -69,6 +71,13 @@ class TorchDispatchMode:
         return False
 
 
+class BaseTorchDispatchMode(TorchDispatchMode):
+    """A dispatch mode that runs every operator unchanged (a base for modes that only watch)."""
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
 def _push_mode(mode):
     st = _STATE
     if not st.stack:
@@ -101,6 +110,35 @@ def _get_current_dispatch_mode():
 def _get_current_dispatch_mode_stack():
     """The active modes, outermost first."""
     return list(_STATE.stack)
+
+
+def _len_torch_dispatch_stack():
+    """How many dispatch modes are active."""
+    return len(_STATE.stack)
+
+
+@contextlib.contextmanager
+def _pop_mode_temporarily(k=None):
+    """Take the innermost mode off inside the block (yields it)."""
+    mode = _pop_mode()
+    try:
+        yield mode
+    finally:
+        _push_mode(mode)
+
+
+def any_torch_dispatch_mode_on_stack(*, include_infra_modes=True,
+                                     ignore_compile_internals=False):
+    """Whether a dispatch mode is active."""
+    return bool(_STATE.stack)
+
+
+def is_traceable_wrapper_subclass_type(t):
+    """Whether the class ``t`` is a tensor subclass that flattens into inner tensors."""
+    from .._tensor import Tensor
+
+    return (isinstance(t, type) and issubclass(t, Tensor) and t is not Tensor
+            and hasattr(t, "__tensor_flatten__") and hasattr(t, "__tensor_unflatten__"))
 
 
 def is_in_torch_dispatch_mode(include_infra_modes=True):
