@@ -643,6 +643,10 @@ def _in_inference_mode(L, which):
         return L.func.vjp(L.sin, x)[1](L.ones(4))
 
 
+def _scaled(a, scale=1.0):
+    return a * scale
+
+
 def _inner_no_grad(L, a):
     with L.no_grad():
         b = a * 2
@@ -670,6 +674,9 @@ MODES = {
     "hessian_complex_input": lambda L: L.func.hessian(lambda a: a.sum())(
         L.complex(_v(L), _v(L))),
     "jvp_number_tangent": lambda L: L.func.jvp(lambda a: a, (_v(L),), (1.0,)),
+    "jacrev_keyword_argument": lambda L: L.func.jacrev(_scaled)(_v(L), scale=3.0),
+    "jacfwd_keyword_argument": lambda L: L.func.jacfwd(_scaled)(_v(L), scale=3.0),
+    "hessian_keyword_argument": lambda L: L.func.hessian(_scaled)(_v(L), scale=3.0),
 }
 
 

@@ -535,6 +535,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
     @functools.wraps(func)
     @_normal_mode
     def wrapper(*args, **kwargs):
+        _no_kwargs(func, kwargs)
         idx, single = _argnums(argnums, len(args))
 
         def part(*ps):
@@ -575,6 +576,13 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
     return wrapper
 
 
+def _no_kwargs(func, kwargs):
+    """torch's jacrev/jacfwd functions take positional arguments only."""
+    if kwargs:
+        name = getattr(func, "__qualname__", getattr(func, "__name__", "wrapper"))
+        raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+
+
 def _check_real(api, what, leaves):
     """torch's jacobians refuse complex inputs and outputs (it names the flattened index)."""
     for i, t in enumerate(leaves):
@@ -606,6 +614,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     @functools.wraps(func)
     @_normal_mode
     def wrapper(*args, **kwargs):
+        _no_kwargs(func, kwargs)
         idx, single = _argnums(argnums, len(args))
         primals = tuple(args[i] for i in idx)
         flat_p, p_spec = tree_flatten(primals)
