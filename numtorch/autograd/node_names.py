@@ -158,7 +158,11 @@ def _nll(node):
     nd = len(node.in_shape) if "in_shape" in node.__dict__ else len(node._in_meta[0][0])
     if nd <= 2:
         return "NllLossBackward0"
-    return "NllLoss2DBackward0" if nd <= 4 else "ViewBackward0"
+    # torch runs other ranks than 4 as (N, C, H, W) through its 2-d kernel and views an
+    # unreduced result back to the target's shape
+    if nd != 4 and node.__dict__.get("reduction") == "none":
+        return "ViewBackward0"
+    return "NllLoss2DBackward0"
 
 
 def _cross_entropy(node):
