@@ -207,8 +207,9 @@ class Reducer:
                     self._mark(i, b)
 
     def _unfinished_error(self):
+        # the reduction stays unfinished, so every later forward fails the same way (torch's
+        # reducer does not recover either)
         missing = " ".join(str(i) for i in np.flatnonzero(~self.marked))
-        self.active = False
         raise RuntimeError(
             "Expected to have finished reduction in the prior iteration before starting a new "
             "one. This error indicates that your module has parameters that were not used in "

@@ -166,6 +166,32 @@ case("all_gather_base", lambda: warned(all_gather_base))
 case("reduce_scatter_base", lambda: warned(reduce_scatter_base))
 case("c10d_imports", c10d_imports)
 case("object_tensor_roundtrip", object_tensor_roundtrip)
+
+
+class _OneUnused(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = nn.Linear(2, 2), nn.Linear(2, 2)
+
+    def forward(self, x):
+        return self.a(x)
+
+
+def unused_keeps_failing():
+    """Without find_unused_parameters, the unfinished reduction fails every later forward."""
+    torch.manual_seed(0)
+    d = DDP(_OneUnused())
+    out = []
+    for _ in range(4):
+        try:
+            d(torch.ones(1, 2)).sum().backward()
+            out.append(rnd(d.module.a.weight.grad))
+        except RuntimeError as e:
+            out.append(str(e).split(".")[0])
+    return out
+
+
+case("unused_keeps_failing", unused_keeps_failing)
 case("after_all", after)
 dist.destroy_process_group()
 with open(os.path.join(out_dir, f"{tag}_rank{R}.json"), "w") as f:
