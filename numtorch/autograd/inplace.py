@@ -215,6 +215,7 @@ def _ufunc_in_place(self, fn, args, kwargs):
 
 
 _SPLIT_FROM = 0  # elements: 2 * _intraop._MIN_PART once the first large call looked it up
+_INTRAOP = [None]
 
 
 def _split_in_place(fn, dst, src, alpha):
@@ -226,11 +227,14 @@ def _split_in_place(fn, dst, src, alpha):
     that overlap self's memory other than element for element, a 16-bit fused update small
     enough for torch's 16-bit tail, shapes that do not broadcast into self."""
     global _SPLIT_FROM
-    from ..ops import _intraop
+    _intraop = _INTRAOP[0]
+    if _intraop is None:  # looked up once (an import statement costs ~1 us a call)
+        from ..ops import _intraop
 
+        _INTRAOP[0] = _intraop
     _SPLIT_FROM = 2 * _intraop._MIN_PART
     n = dst.size
-    if n < _SPLIT_FROM or dst.dtype.kind != "f" or not dst.ndim or _intraop.parts(n) == 1:
+    if n < _SPLIT_FROM or _intraop.parts(n) == 1 or dst.dtype.kind != "f" or not dst.ndim:
         return False
     array = type(src) is np.ndarray
     if array:
