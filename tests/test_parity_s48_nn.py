@@ -467,3 +467,25 @@ def test_nll_node_names_by_rank(shape, red, dtype):
         names.append((F.nll_loss(x, t, reduction=red).grad_fn.name(),
                       F.cross_entropy(x, t, reduction=red).grad_fn.name()))
     assert names[0] == names[1]
+
+
+def test_half_paths_with_empty_batch():
+    # the emulated float16 convolution, padding, pooling and attention with no samples
+    out = []
+    for lib, F in ((torch, torch.nn.functional), (numtorch, NF)):
+        x = lib.ones(0, 2, 5, 5, dtype=lib.float16, requires_grad=True)
+        w = lib.ones(3, 2, 3, 3, dtype=lib.float16, requires_grad=True)
+        b = lib.ones(3, dtype=lib.float16, requires_grad=True)
+        shapes = [tuple(g.shape) for g in lib.autograd.grad(
+            F.conv2d(x, w, b, dilation=2).sum(), (x, w, b))]
+        shapes.append(tuple(lib.autograd.grad(F.conv2d(x, w, padding=1).sum(), x)[0].shape))
+        shapes.append(tuple(lib.autograd.grad(
+            F.pad(x, (1, 1, 1, 1), mode="reflect").sum(), x)[0].shape))
+        shapes.append(tuple(lib.autograd.grad(F.adaptive_avg_pool2d(x, (3, 2)).sum(), x)[0].shape))
+        q = lib.ones(2, 1, 3, 4, dtype=lib.float16)
+        e = lib.ones(2, 1, 0, 4, dtype=lib.float16)
+        shapes.append(tuple(F.scaled_dot_product_attention(e, q, q).shape))
+        o = F.scaled_dot_product_attention(q, e, e)
+        shapes.append((tuple(o.shape), float(o.float().sum())))
+        out.append(shapes)
+    assert out[0] == out[1]

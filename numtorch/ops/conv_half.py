@@ -45,7 +45,7 @@ def _columns(x, kernel, stride, padding, dilation, out):
         src = tuple(slice(t * d, t * d + s * (o - 1) + 1, s)
                     for t, d, s, o in zip(tap, dilation, stride, out))
         cols[(slice(None), slice(None)) + tap] = xp[(slice(None), slice(None)) + src]
-    return cols.reshape((n, c) + tuple(kernel) + (-1,)), nd
+    return cols.reshape((n, c) + tuple(kernel) + (int(np.prod(out)),)), nd
 
 
 def _tree(parts):
@@ -90,8 +90,9 @@ def weight_grad(x, gy, kernel, stride, padding, dilation, groups):
     o = gy.shape[1]
     out = tuple(gy.shape[2:])
     cols, _ = _columns(x, kernel, stride, padding, dilation, out)
-    cols = cols.reshape(n, groups, -1, cols.shape[-1])
-    g = gy.astype(np.float32).reshape(n, groups, o // groups, -1)
+    length = int(np.prod(out))
+    cols = cols.reshape(n, groups, c // groups * int(np.prod(kernel)), length)
+    g = gy.astype(np.float32).reshape(n, groups, o // groups, length)
     dw = np.zeros((groups, o // groups, cols.shape[2]), np.float16)
     for i in range(n):
         dw = (dw.astype(np.float32) + _dots(g[i], cols[i])).astype(np.float16)
@@ -107,8 +108,8 @@ def input_grad(gy, w, size, stride, padding, dilation, groups, channels_last=Fal
     kernel = tuple(w.shape[2:])
     out = tuple(gy.shape[2:])
     cg = w.shape[1]
-    wm = w.astype(np.float32).reshape(groups, o // groups, -1)  # (G, Og, Cg*K)
-    g = gy.astype(np.float32).reshape(n, groups, o // groups, -1)  # (N, G, Og, L)
+    wm = w.astype(np.float32).reshape(groups, o // groups, cg * int(np.prod(kernel)))
+    g = gy.astype(np.float32).reshape(n, groups, o // groups, int(np.prod(out)))  # (N,G,Og,L)
     padded = tuple(s + lo + hi for s, (lo, hi) in zip(size, padding))
     dx = np.zeros((n, groups * cg) + padded, np.float16)
     for i in range(n):
@@ -132,7 +133,8 @@ def bias_grad_per_sample(gy):
     (float32) rounded to float16 and added into the float16 gradient, sample after sample (the
     other convolutions sum the whole batch in float32 and round once)."""
     n, o = gy.shape[:2]
-    sums = gy.reshape(n, o, -1).astype(np.float32).sum(-1).astype(np.float16)
+    sums = gy.reshape(n, o, int(np.prod(gy.shape[2:]))).astype(np.float32).sum(-1)
+    sums = sums.astype(np.float16)
     db = np.zeros(o, np.float16)
     for i in range(n):
         db = (db.astype(np.float32) + sums[i].astype(np.float32)).astype(np.float16)
