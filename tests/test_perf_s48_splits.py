@@ -24,6 +24,7 @@ def forced(monkeypatch):
     real = _intraop.run_ranges
     monkeypatch.setattr(_intraop, "_MIN_PART", 8)
     monkeypatch.setattr(_inplace, "_SPLIT_FROM", 0)
+    monkeypatch.setattr(_inplace, "_SPLIT_FUSED", 0)
     monkeypatch.setattr(_intraop, "_cores_taken", lambda: False)
     monkeypatch.setattr(_intraop, "parts", lambda n, unit=1: min(3, n) if n >= 2 and not getattr(
         _intraop._worker, "busy", False) else 1)
@@ -129,6 +130,26 @@ def test_inplace_split_skips_overlapping_operand(forced):
     want = base.copy()
     np.add(want[:400], want[100:], out=want[:400])
     np.testing.assert_array_equal(arr, want)
+
+
+def test_inplace_fused_update_threshold(monkeypatch):
+    # a + alpha * b (about four passes) splits from a quarter of a plain update's size
+    seen = []
+    real = _intraop.split
+    monkeypatch.setattr(_intraop, "_cores_taken", lambda: False)
+    monkeypatch.setattr(_intraop, "parts", lambda n, unit=1: 2 if n * unit >= 400 else 1)
+    monkeypatch.setattr(_intraop, "_MIN_PART", 200)
+    monkeypatch.setattr(_inplace, "_SPLIT_FROM", 0)
+    monkeypatch.setattr(_inplace, "_SPLIT_FUSED", 0)
+    monkeypatch.setattr(_intraop, "split", lambda *a: seen.append(a[1:]) or real(*a))
+    p0 = RNG.standard_normal((10, 20)).astype(np.float32)
+    p, g = numtorch.tensor(p0), numtorch.ones(10, 20)
+    with numtorch.no_grad():
+        p.add_(g)  # 200 elements, one pass: whole
+        assert seen == []
+        p.add_(g, alpha=-0.5)  # 200 elements, four passes: split
+    assert seen == [(200, 1)]
+    np.testing.assert_array_equal(p.numpy(), p0 + 1 - 0.5)
 
 
 def test_inplace_split_small_tensors_untouched(monkeypatch):

@@ -193,7 +193,8 @@ def _ufunc_in_place(self, fn, args, kwargs):
         return False  # an integer alpha is range-checked (and wrapped) by the general path
     if src is other and dst.dtype.itemsize == 2 and _UFUNCS[fn] in (np.multiply, np.divide):
         return False  # float16 times a number: float32 arithmetic (Op.opmath_scalar)
-    if dst.size >= _SPLIT_FROM and _split_in_place(fn, dst, src, alpha):
+    if dst.size >= (_SPLIT_FROM if alpha == 1 else _SPLIT_FUSED) and \
+            _split_in_place(fn, dst, src, alpha):
         self._vc[0] += 1
         return True
     if alpha != 1:
@@ -215,6 +216,9 @@ def _ufunc_in_place(self, fn, args, kwargs):
 
 
 _SPLIT_FROM = 0  # elements: 2 * _intraop._MIN_PART once the first large call looked it up
+_SPLIT_FUSED = 0  # the same for an update with alpha: a quarter of it (``_FUSED_PASSES``)
+_FUSED_PASSES = 4  # a + alpha * b through a wider type: ~4 passes ((768, 512) float32 costs
+# ~450-600 us at one thread against ~90 us for a - b)
 _INTRAOP = [None]
 
 
@@ -226,15 +230,17 @@ def _split_in_place(fn, dst, src, alpha):
     False (nothing written) where the whole call is needed: small or 0-d arrays, operands
     that overlap self's memory other than element for element, a 16-bit fused update small
     enough for torch's 16-bit tail, shapes that do not broadcast into self."""
-    global _SPLIT_FROM
+    global _SPLIT_FROM, _SPLIT_FUSED
     _intraop = _INTRAOP[0]
     if _intraop is None:  # looked up once (an import statement costs ~1 us a call)
         from ..ops import _intraop
 
         _INTRAOP[0] = _intraop
     _SPLIT_FROM = 2 * _intraop._MIN_PART
+    _SPLIT_FUSED = max(2, _SPLIT_FROM // _FUSED_PASSES)
     n = dst.size
-    if n < _SPLIT_FROM or _intraop.parts(n) == 1 or dst.dtype.kind != "f" or not dst.ndim:
+    if _intraop.parts(n, 1 if alpha == 1 else _FUSED_PASSES) == 1 or \
+            dst.dtype.kind != "f" or not dst.ndim:
         return False
     array = type(src) is np.ndarray
     if array:
