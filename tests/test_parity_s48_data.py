@@ -270,3 +270,21 @@ def test_save_to_a_path_without_file_name_as_torch(tmp_path, tail):
         return "saved"
 
     assert outcome(numtorch) == outcome(torch)
+
+
+@pytest.mark.parametrize("mode", ["w", "rb"])
+def test_save_into_a_wrong_mode_file_as_torch(tmp_path, mode):
+    """A text file: torch's TypeError names the memoryview it writes; a file opened for
+    reading: io.UnsupportedOperation unwrapped (numtorch wrapped it in a RuntimeError)."""
+    path = tmp_path / "x.pt"
+    path.write_bytes(b"")
+
+    def outcome(lib):
+        with open(path, mode) as f:
+            try:
+                lib.save(lib.ones(2), f)
+            except Exception as e:  # noqa: BLE001 - class and message are compared
+                return type(e).__name__, str(e)
+        return "saved"
+
+    assert outcome(numtorch) == outcome(torch)

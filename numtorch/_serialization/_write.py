@@ -485,7 +485,10 @@ class _ZipStream:
             data.write_to(self._write)
             return
         try:
-            self.fp.write(data)
+            # torch's writer hands file objects memoryviews (a text file's TypeError names one)
+            self.fp.write(memoryview(data) if isinstance(data, bytes) else data)
+        except io.UnsupportedOperation:  # a file opened for reading: as torch, unwrapped
+            raise
         except OSError as e:  # a full disk or a failing file object: torch's class
             raise RuntimeError(f"PytorchStreamWriter failed writing file: {e}") from e
         self.pos += len(data) if isinstance(data, bytes) else data.nbytes
