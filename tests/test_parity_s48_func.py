@@ -897,6 +897,18 @@ def test_vmap_requires_grad_refused(case):
     _check(REQUIRES_GRAD[case])
 
 
+def _returns_input(L):
+    x = _x(L)
+    return L.func.vmap(lambda a: a)(x) is x
+
+
+def _write_through(L, in_dim):
+    x = _x(L)
+    r = L.func.vmap(lambda a: a[1:], in_dims=in_dim)(x)
+    r[0, 0] = 100.0
+    return x
+
+
 def _masked_write(a, mask, value):
     c = a.clone()
     c[mask] = value
@@ -925,6 +937,13 @@ MISC = {
         lambda a: _masked_write(a, L.tensor([True, False, True, False]), 7.0))(_x(L)),
     "masked_fill__plain_self": lambda L: L.func.vmap(
         lambda m: L.zeros(4).masked_fill_(m, 1.0))(_x(L) > 5),
+    "masked_fill__plain_self_batched_value": lambda L: L.func.vmap(
+        lambda t: L.zeros(4).masked_fill_(L.tensor([True, False, True, False]), t[0]))(_x(L)),
+    "masked_fill__plain_self_both": lambda L: L.func.vmap(
+        lambda t: L.zeros(4).masked_fill_(t > 5, t[0]))(_x(L)),
+    "identity_returns_input": lambda L: _returns_input(L),
+    "identity_in_dims1_view": lambda L: _write_through(L, 1),
+    "slice_view_writes_input": lambda L: _write_through(L, 0),
     "equal_method": lambda L: L.func.vmap(lambda a: a.equal(a) * a)(_x(L)),
     "allclose_method": lambda L: L.func.vmap(lambda a: a.allclose(a) * a)(_x(L)),
     "isclose": lambda L: L.func.vmap(lambda a, b: L.isclose(a, b, rtol=0.1))(_x(L), _x(L) * 1.05),

@@ -415,7 +415,7 @@ _INPLACE_LABELS = {"mul": "inplace arithmetic", "div": "inplace arithmetic",
                    "sub": "inplace arithmetic", "copy_value": "inplace arithmetic",
                    "full_like_value": "fill_", "index_fill": "index_fill_",
                    "index_put": "index_put_", "index_add": "index_add_",
-                   "masked_fill": "inplace arithmetic", "scatter_add": "scatter_add_"}
+                   "scatter_add": "scatter_add_"}
 
 
 # torch's error for indexing with (or writing through) a batched boolean mask
@@ -501,7 +501,11 @@ def inplace(self, fn, args, kwargs):
                                "functorch.")
         name = getattr(fn, "__name__", "")
         if name not in ("add", "add_", "atan2"):  # these fail in torch's broadcast check
-            raise unbatched_self_error(_INPLACE_LABELS.get(name, f"aten::{name}_"))
+            label = _INPLACE_LABELS.get(name, f"aten::{name}_")
+            if name == "masked_fill" and not (len(args) > 1 and type(
+                    B.unwrap_owner(args[1])) is BatchedTensor):
+                label = "inplace arithmetic"  # (a batched mask and a number: torch's rule)
+            raise unbatched_self_error(label)
         sizes = [B.level_size(lvl) for lvl in theirs]
         mine = list(self.shape)
         if own:  # torch shows self with a size-1 dim for each level it lacks

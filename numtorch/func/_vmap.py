@@ -184,7 +184,8 @@ def _move_in(x, d, level):
     phys, levels = B.physical(x)
     k = len(levels)
     d = d % x.dim()
-    phys = phys.movedim(k + d, k)  # after the older levels (they have smaller ids)
+    if d:  # after the older levels (they have smaller ids); in place already: x itself
+        phys = phys.movedim(k + d, k)
     return B.wrap(phys, levels + (level.id,))
 
 
@@ -308,7 +309,8 @@ def _move_out(func, o, d, level):
         return B.wrap(phys.expand(shape), levels)
     i = levels.index(level.id)
     rest = tuple(v for v in levels if v != level.id)
-    phys = phys.movedim(i, len(rest) + d)
+    if i != len(rest) + d:  # (an input returned as it is stays that tensor, as in torch)
+        phys = phys.movedim(i, len(rest) + d)
     return B.wrap(phys, rest)
 
 
