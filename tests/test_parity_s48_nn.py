@@ -489,3 +489,15 @@ def test_half_paths_with_empty_batch():
         shapes.append((tuple(o.shape), float(o.float().sum())))
         out.append(shapes)
     assert out[0] == out[1]
+
+
+def test_softmax_module_implicit_dim_warning_shown_as_torch():
+    # torch's warning points into its module machinery: once per program, not per call site
+    def calls(lib):
+        lib.nn.Softmax()(lib.ones(2))
+        lib.nn.Softmax()(lib.ones(2))
+        lib.nn.LogSoftmax()(lib.ones(2, 3))
+        lib.nn.Softmin()(lib.ones(2))
+
+    got, ref = _warning_sites(numtorch, calls), _warning_sites(torch, calls)
+    assert got == ref

@@ -38,7 +38,7 @@ class Softmin(_SoftmaxBase):
     """
 
     def forward(self, input):
-        return F.softmin(input, self.dim, _stacklevel=5)
+        return F.softmin(input, self.dim, _stacklevel=4)
 
 
 class Softmax(_SoftmaxBase):
@@ -53,7 +53,7 @@ class Softmax(_SoftmaxBase):
     """
 
     def forward(self, input):
-        return F.softmax(input, self.dim, _stacklevel=5)
+        return F.softmax(input, self.dim, _stacklevel=4)
 
 
 class Softmax2d(Module):
@@ -69,7 +69,7 @@ class Softmax2d(Module):
         if input.dim() not in (3, 4):
             raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D "
                              "instead")
-        return F.softmax(input, -3, _stacklevel=5)
+        return F.softmax(input, -3, _stacklevel=4)
 
 
 class LogSoftmax(_SoftmaxBase):
@@ -84,7 +84,7 @@ class LogSoftmax(_SoftmaxBase):
     """
 
     def forward(self, input):
-        return F.log_softmax(input, self.dim, _stacklevel=5)
+        return F.log_softmax(input, self.dim, _stacklevel=4)
 
 
 for _cls in (Softmin, Softmax, Softmax2d, LogSoftmax):
