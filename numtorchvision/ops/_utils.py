@@ -34,9 +34,15 @@ def check_roi_boxes_shape(boxes):
         raise AssertionError("boxes is expected to be a Tensor[L, 5] or a List[Tensor[K, 4]]")
 
 
-def checked_rois(input, boxes):
+def _legacy_type_name(t):
+    """How torch's argument checks name a tensor's type ('torch.FloatTensor', ...)."""
+    return "CPUBFloat16Type" if t.dtype == numtorch.bfloat16 else t.type()
+
+
+def checked_rois(input, boxes, kernel="roi_align_forward_kernel"):
     """``boxes`` (a Tensor[K, 5] or a list of per-image Tensor[L, 4]) as the Tensor[K, 5] the
-    RoI ops read, after torchvision's shape and dtype checks."""
+    RoI ops read, after torchvision's shape and dtype checks (``kernel`` names the op in the
+    dtype error, as torchvision's C++ check does)."""
     check_roi_boxes_shape(boxes)
     rois = boxes
     if not isinstance(rois, numtorch.Tensor):
@@ -44,8 +50,10 @@ def checked_rois(input, boxes):
     if rois.size(1) != 5:
         raise RuntimeError("rois must have shape as Tensor[K, 5]")
     if input.dtype != rois.dtype:
-        raise RuntimeError(f"Expected tensor for input to have the same type as tensor for "
-                           f"rois; but type {input.dtype} does not equal {rois.dtype}")
+        raise RuntimeError(f"Expected tensor for argument #1 'input' to have the same type as "
+                           f"tensor for argument #2 'rois'; but type {_legacy_type_name(input)} "
+                           f"does not equal {_legacy_type_name(rois)} (while checking arguments "
+                           f"for {kernel})")
     return rois
 
 

@@ -73,8 +73,8 @@ def _box_filter(lo, hi, size, dtype):
     return (inside / count).astype(dtype)
 
 
-def _prepare(input, boxes, output_size):
-    return checked_rois(input, boxes), _pair(output_size)
+def _prepare(input, boxes, output_size, kernel):
+    return checked_rois(input, boxes, kernel), _pair(output_size)
 
 
 @numtorch.fx.wrap
@@ -94,7 +94,7 @@ def ps_roi_align(input, boxes, output_size, spatial_scale=1.0, sampling_ratio=-1
     Returns:
         Tensor[K, C / (output_size[0] * output_size[1]), output_size[0], output_size[1]].
     """
-    rois, (ph, pw) = _prepare(input, boxes, output_size)
+    rois, (ph, pw) = _prepare(input, boxes, output_size, "ps_roi_align_forward_kernel")
 
     def weights(r, height, width):
         dtype = r.dtype
@@ -120,7 +120,7 @@ def ps_roi_pool(input, boxes, output_size, spatial_scale=1.0):
     Returns:
         Tensor[K, C / (output_size[0] * output_size[1]), output_size[0], output_size[1]].
     """
-    rois, (ph, pw) = _prepare(input, boxes, output_size)
+    rois, (ph, pw) = _prepare(input, boxes, output_size, "ps_roi_pool_forward_kernel")
 
     def weights(r, height, width):
         dtype = r.dtype

@@ -159,7 +159,7 @@ def roi_pool(input, boxes, output_size, spatial_scale=1.0):
     Returns:
         Tensor[K, C, output_size[0], output_size[1]].
     """
-    rois = checked_rois(input, boxes)
+    rois = checked_rois(input, boxes, "roi_pool_forward_kernel")
     pooled_h, pooled_w = _pair(output_size)
     return _RoIPool.apply(input, rois.detach(), spatial_scale=spatial_scale,
                           pooled_h=pooled_h, pooled_w=pooled_w)

@@ -207,7 +207,7 @@ def test_roi_errors(fn):
         fn(x, numtorch.zeros(3, 4), 2)
     with pytest.raises(AssertionError, match=r"List\[Tensor\[L, 4\]\]"):
         fn(x, [numtorch.zeros(3, 5)], 2)
-    with pytest.raises(RuntimeError, match="same type as tensor for rois"):
+    with pytest.raises(RuntimeError, match="same type as tensor for argument #2 'rois'"):
         fn(x, numtorch.zeros(3, 5, dtype=numtorch.float64), 2)
 
 

@@ -156,3 +156,20 @@ def test_float64_affine_of_points_is_exact(kind, call):
         return F2.affine(inpt, **call)
     ours, theirs = _both(run)
     assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("name, kernel", [("roi_align", "roi_align_forward_kernel"),
+                                          ("roi_pool", "roi_pool_forward_kernel"),
+                                          ("ps_roi_align", "ps_roi_align_forward_kernel"),
+                                          ("ps_roi_pool", "ps_roi_pool_forward_kernel")])
+def test_roi_ops_dtype_mismatch_message(name, kernel):
+    """torchvision's compiled RoI kernels do not load here; the expected text is their
+    argument check's (at::checkAllSameType with legacy type names)."""
+    from numtorchvision import ops as nops
+    x = numtorch.zeros(1, 4, 5, 5)
+    with pytest.raises(RuntimeError) as info:
+        getattr(nops, name)(x, numtorch.zeros(1, 5, dtype=numtorch.float64), 2)
+    assert str(info.value) == (
+        "Expected tensor for argument #1 'input' to have the same type as tensor for argument "
+        "#2 'rois'; but type torch.FloatTensor does not equal torch.DoubleTensor (while "
+        f"checking arguments for {kernel})")
