@@ -194,6 +194,8 @@ def recv_object_list(object_list, src=None, group=None, device=None, group_src=N
         int: the sender's global rank.
     """
     g = resolve_group(group, "recv_object_list")
+    if src is None and group_src is None:  # torch names the sender; no receive-from-any
+        raise ValueError("Must specify global_rank or group_rank")
     if g is GroupMember.NON_GROUP_MEMBER:
         return -1
     sizes = _t(np.zeros(len(object_list), np.int64))

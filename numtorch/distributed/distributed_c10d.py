@@ -591,17 +591,29 @@ def new_subgroups(group_size=None, group=None, timeout=None, backend=None, pg_op
         groups this rank is not in are NON_GROUP_MEMBER entries).
     """
     w = world()
-    if group_size is None:
-        group_size = int(os.environ.get("LOCAL_WORLD_SIZE", w.size))
+    if group_size is None:  # one subgroup per machine's GPUs, as torch (none without CUDA)
+        from .. import cuda
+
+        if not cuda.is_available():
+            raise ValueError("Default group size only takes effect when CUDA is available.If "
+                             "your subgroup using a backend that does not depend on CUDA,please "
+                             "pass in 'group_size' correctly.")
+        group_size = cuda.device_count()
     if group_size <= 0:
         raise ValueError(f"The arg 'group_size' ({group_size}) must be positive")
-    if w.size % group_size:
-        raise ValueError(f"The world size ({w.size}) must be divisible by 'group_size'")
+    ranks = get_process_group_ranks(group) if group is not None else list(range(w.size))
+    if len(ranks) < group_size:
+        raise ValueError(f"The arg 'group_size' ({group_size}) must not exceed the world size "
+                         f"({len(ranks)})")
+    if len(ranks) % group_size:
+        raise ValueError(f"The world size ({len(ranks)}) must be divisible by "
+                         f"'group_size={group_size}'")
     mine, every = None, []
-    for start in range(0, w.size, group_size):
-        g = new_group(list(range(start, start + group_size)), timeout=timeout, backend=backend)
+    for start in range(0, len(ranks), group_size):
+        members = ranks[start:start + group_size]
+        g = new_group(members, timeout=timeout, backend=backend)
         every.append(g)
-        if start <= w.rank < start + group_size:
+        if w.rank in members:
             mine = g
     return mine, every
 

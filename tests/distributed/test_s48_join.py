@@ -23,7 +23,8 @@ CASES = ["ddp_join", "ddp_join_rank1_first", "ddp_join_no_initial_divide", "join
          "joinable_surface", "zero_join", "zero_join_rank1_first", "zero_join_bucket_view",
          "zero_join_grad_as_bucket_view", "zero_unconsolidated", "all_gather_base",
          "reduce_scatter_base", "c10d_imports", "object_tensor_roundtrip", "unused_keeps_failing",
-         "after_all"]
+         "subgroups_of_one", "subgroups_of_two", "subgroups_too_big", "subgroups_zero",
+         "recv_object_list_without_src", "after_all"]
 
 
 @pytest.fixture(scope="module")

@@ -192,6 +192,20 @@ def unused_keeps_failing():
 
 
 case("unused_keeps_failing", unused_keeps_failing)
+
+
+def subgroups(size):
+    mine, every = dist.new_subgroups(group_size=size)
+    t = torch.ones(1) * (R + 1)
+    dist.all_reduce(t, group=mine)
+    return [dist.get_rank(mine), dist.get_world_size(mine), len(every), t.tolist()]
+
+
+case("subgroups_of_one", lambda: subgroups(1))
+case("subgroups_of_two", lambda: subgroups(2))
+case("subgroups_too_big", lambda: subgroups(3))
+case("subgroups_zero", lambda: subgroups(0))
+case("recv_object_list_without_src", lambda: dist.recv_object_list([None]))
 case("after_all", after)
 dist.destroy_process_group()
 with open(os.path.join(out_dir, f"{tag}_rank{R}.json"), "w") as f:
