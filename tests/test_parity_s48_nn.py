@@ -311,7 +311,8 @@ def test_conv_half_channels_last_input_gradient(case):
 @pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "float64"])
 @pytest.mark.parametrize("mode", ["reflect", "replicate"])
 @pytest.mark.parametrize("case", [((2, 3, 6, 6), (2, 2, 2, 2)), ((1, 2, 5, 7), (1, 3, 0, 2)),
-                                  ((3, 4, 4), (3, 1, 2, 1)), ((1, 2, 4, 4, 5), (1, 1, 2, 0, 1, 1))],
+                                  ((3, 4, 4), (3, 1, 2, 1)),
+                                  ((1, 2, 4, 4, 5), (1, 1, 2, 0, 1, 1))],
                          ids=lambda c: "x".join(map(str, c[0])) + "-" + "".join(map(str, c[1])))
 def test_pad_gradient_added_in_torch_order(case, mode, dtype):
     shape, pad = case
@@ -501,3 +502,15 @@ def test_softmax_module_implicit_dim_warning_shown_as_torch():
 
     got, ref = _warning_sites(numtorch, calls), _warning_sites(torch, calls)
     assert got == ref
+
+
+@pytest.mark.parametrize("osz", [(1, 1), 1, (2, 3)], ids=str)
+def test_adaptive_avg_pool_channels_last_gradient_layout(osz):
+    # the global case is torch's mean (+ restride): its input gradient is row-major
+    strides = []
+    for lib, F in ((torch, torch.nn.functional), (numtorch, NF)):
+        x = lib.ones(2, 3, 6, 6).to(memory_format=lib.channels_last).requires_grad_()
+        y = F.adaptive_avg_pool2d(x, osz)
+        g, = lib.autograd.grad(y.sum(), x)
+        strides.append((y.stride(), g.stride(), y.grad_fn.name()))
+    assert strides[0] == strides[1]

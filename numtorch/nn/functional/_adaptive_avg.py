@@ -14,6 +14,7 @@ import itertools
 
 import numpy as np
 
+from ...autograd import graph as _graph
 from ...autograd.graph import Op
 
 __all__ = ["adaptive_avg"]
@@ -125,7 +126,10 @@ class AdaptiveAvgSpread(Op):
 
 
 def applies(x):
-    """NumPy floating arrays (the CPU kernel's roundings)."""
+    """NumPy floating arrays (the CPU kernel's roundings), no graph hook active (an exporter,
+    a tracer or vmap takes the composed form, which they know)."""
+    if _graph._hook is not None or _graph.ops_traced():
+        return False
     a = x._array
     return type(a) is np.ndarray and (a.dtype.kind == "f" or a.dtype.name == "bfloat16")
 

@@ -22,6 +22,7 @@ import numpy as np
 
 import numtorch
 
+from ...autograd import graph as _graph
 from ...autograd.graph import Op
 
 _KV_BLOCK = 512
@@ -129,8 +130,9 @@ class HalfFlashAttention(Op):
 def applies(query, key, value, attn_mask):
     """Whether the flash emulation covers the call: 4-d operands of one batch size, head
     count and head size (the kernel's shapes), a mask that does not need a gradient."""
-    if not all(t.dim() == 4 for t in (query, key, value)):
-        return False
+    if not all(t.dim() == 4 for t in (query, key, value)) or _graph._hook is not None or \
+            _graph.ops_traced():
+        return False  # (an exporter, a tracer or vmap takes the composed form)
     if not (query.shape[0] == key.shape[0] == value.shape[0]
             and query.shape[1] == key.shape[1] == value.shape[1]
             and query.shape[-1] == key.shape[-1] == value.shape[-1]):

@@ -15,6 +15,7 @@ import itertools
 
 import numpy as np
 
+from ...autograd import graph as _graph
 from ...autograd.graph import Op
 
 __all__ = ["pad_gather"]
@@ -91,8 +92,9 @@ def applies(input, pairs):
     """Whether the gather covers the call: NumPy floating arrays, 2 or 3 padded dims, no
     negative pad (a crop)."""
     a, k = input._array, len(pairs)
-    if any(lo < 0 or hi < 0 for lo, hi in pairs):
-        return False
+    if any(lo < 0 or hi < 0 for lo, hi in pairs) or _graph._hook is not None or \
+            _graph.ops_traced():
+        return False  # (an exporter, a tracer or vmap takes the per-dim form they know)
     return type(a) is np.ndarray and (a.dtype.kind == "f" or a.dtype.name == "bfloat16") and \
         k in (2, 3)
 

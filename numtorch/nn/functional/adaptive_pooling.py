@@ -144,7 +144,8 @@ def _adaptive_avg(nd, input, output_size, layout=True):
     if fmt is not None:  # torch: channels-last out of the 2-d pool, row-major out of the 3-d
         if nd == 3:
             return _adaptive_avg(nd, input, output_size, False).contiguous()
-        y = _adaptive_avg(nd, _mf.grad_input(x, fmt), output_size, False)
+        glob = all(o == 1 for o in out)  # torch's global mean: a row-major input gradient
+        y = _adaptive_avg(nd, x if glob else _mf.grad_input(x, fmt), output_size, False)
         z = _mf.output(y, fmt)
         if z is not y and all(o == 1 for o in out):  # torch restrides its global mean
             return rename_node(z, "AsStridedBackward1")
