@@ -188,10 +188,18 @@ def matmul(input, other, *, out=None):
                            f"{a.ndim}D and {b.ndim}D")
     _check_matmul(input, other)
     # torch's out check words it as the kernel a 1-D operand pair dispatches to (dot, addmv)
+    # (addmv takes the out as its input only when it broadcasts to the result; an out it
+    # must resize first meets the generic out check)
     exact = "result dtype {got} does not match input dtype {want}" if a.ndim == b.ndim == 1 \
         else "addmv input tensors must have the same dtype, but got {got}, {want}, and {want}" \
-        if a.ndim == 2 and b.ndim == 1 else True
+        if a.ndim == 2 and b.ndim == 1 and _fits(out, a.shape[0]) else True
     return _out(MatMul.apply(input, other), out, exact=exact)
+
+
+def _fits(out, n):
+    """Whether ``out`` (a Tensor, or None) broadcasts to a result of shape (n,)."""
+    shape = getattr(out, "shape", ())
+    return len(shape) == 0 or len(shape) == 1 and shape[0] in (1, n)
 
 
 def mm(input, mat2, *, out=None):
