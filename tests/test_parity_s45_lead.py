@@ -124,10 +124,19 @@ def test_sparse_to_dense_refuses_an_index_past_its_dimension():
     assert str(got.value) == str(want.value)
 
 
+def _verbose_block(t):
+    """Enter and leave an MKL verbose block (left open, torch's MKL printed every GEMM of
+    the rest of the worker's tests)."""
+    block = t.backends.mkl.verbose(t.backends.mkl.VERBOSE_ON)
+    entered = block.__enter__()
+    block.__exit__(None, None, None)
+    return entered is not None
+
+
 _BACKEND_READS = [
     lambda t: t.backends.mkl.is_available() in (True, False),
     lambda t: (t.backends.mkl.VERBOSE_OFF, t.backends.mkl.VERBOSE_ON),
-    lambda t: t.backends.mkl.verbose(t.backends.mkl.VERBOSE_ON).__enter__() is not None,
+    lambda t: _verbose_block(t),
     lambda t: t.backends.nnpack.set_flags(True),
     lambda t: (t.backends.nnpack.set_flags(False), t.backends.nnpack.set_flags(True))[0],
     lambda t: t.backends.opt_einsum.is_available(),

@@ -39,3 +39,28 @@ def test_qconfig_repr_names_torch_classes():
         assert repr(getattr(nq, name)("fbgemm")) == repr(getattr(tq, name)("fbgemm"))
     assert repr(nq.MinMaxObserver) == repr(tq.MinMaxObserver)
     assert repr(nq.FakeQuantize) == repr(tq.FakeQuantize)
+
+
+@pytest.mark.parametrize("planned", [False, True])
+def test_einsum_flops_follow_torchs_contraction_order(planned, monkeypatch):
+    """Without opt_einsum (absent or turned off) torch contracts three or more operands left
+    to right, with it along the planned path: FlopCounterMode counts what torch runs."""
+    import torch
+
+    import numtorch
+
+    if planned and not torch.backends.opt_einsum.is_available():
+        pytest.skip("opt_einsum is not installed")
+
+    def total(t):
+        from importlib import import_module
+
+        monkeypatch.setattr(t.backends.opt_einsum, "enabled", planned)
+        counter = import_module(t.__name__ + ".utils.flop_counter")
+        a, b, c, d = t.ones(6, 4), t.ones(4, 5), t.ones(5, 3), t.ones(6, 3)
+        with counter.FlopCounterMode(display=False) as fc:
+            t.einsum("bi,ij,jk,bk->b", a, b, c, d)
+            t.einsum("ij,jk,ki->", t.ones(3, 5), t.ones(5, 6), t.ones(6, 3))
+        return fc.get_total_flops()
+
+    assert total(numtorch) == total(torch)

@@ -519,9 +519,13 @@ def _einsum(inputs, params):
 
 
 def _einsum_path(terms, out, sizes):
-    """The pairs contracted in turn: left to right for two operands, else the optimal path."""
-    if len(terms) == 2:
-        return [(0, 1)]
+    """The pairs contracted in turn: left to right for two operands, or when torch does not
+    plan with opt_einsum (the package is absent or turned off), else the optimal path."""
+    from ..backends import opt_einsum
+
+    left_to_right = [(0, 1)] + [(0, len(terms) - 2 - k) for k in range(len(terms) - 2)]
+    if len(terms) == 2 or not (opt_einsum.enabled and opt_einsum.is_available()):
+        return left_to_right
     import numpy as np
 
     spec = ",".join(terms) + "->" + out
@@ -529,7 +533,7 @@ def _einsum_path(terms, out, sizes):
     try:
         path = np.einsum_path(spec, *dummies, optimize="optimal")[0][1:]
     except ValueError:
-        return [(0, 1)] + [(0, len(terms) - 2 - k) for k in range(len(terms) - 2)]
+        return left_to_right
     # numpy's steps index the current list (contracted operands removed, result appended);
     # a step of more than two operands is contracted two at a time, in its order
     pairs, current = [], list(range(len(terms)))
