@@ -177,3 +177,17 @@ except Exception as e:
 buffer.seek(0)
 whole = torch.load(buffer, weights_only=False)
 print(type(whole).__name__, torch.equal(whole(x), model(x)))
+#%% gradient descent by hand without autograd
+torch.manual_seed(0)
+xs = torch.linspace(0, 3, 500)
+ys = 2 * torch.cos(xs) + 0.5
+k = torch.randn(3)
+rate = 2e-5
+for it in range(400):
+    guess = k[0] + k[1] * xs + k[2] * xs ** 2
+    resid = guess - ys
+    if it % 100 == 99:
+        print(it, round(resid.square().sum().item(), 1))
+    dk = torch.stack([2 * resid.sum(), 2 * (resid * xs).sum(), 2 * (resid * xs ** 2).sum()])
+    k -= rate * dk
+print([round(v, 3) for v in k.tolist()], k.requires_grad, k.grad)
