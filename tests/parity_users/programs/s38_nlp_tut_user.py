@@ -2,57 +2,45 @@ import torch
 import torch.nn as nn
 import string
 #%% char rnn name classification style
-all_letters = string.ascii_letters + " .,;'"
-n_letters = len(all_letters)
+alphabet = string.ascii_lowercase + "-' "
+index_of = {ch: k for k, ch in enumerate(alphabet)}
 
 
-def letterToTensor(letter):
-    tensor = torch.zeros(1, n_letters)
-    tensor[0][all_letters.find(letter)] = 1
-    return tensor
+def one_hot_word(word):
+    """(letters, 1, alphabet) one-hot codes of a lower-cased word."""
+    codes = torch.tensor([index_of[ch] for ch in word.lower()])
+    return nn.functional.one_hot(codes, len(alphabet)).float().unsqueeze(1)
 
 
-def lineToTensor(line):
-    tensor = torch.zeros(len(line), 1, n_letters)
-    for li, letter in enumerate(line):
-        tensor[li][0][all_letters.find(letter)] = 1
-    return tensor
+print(one_hot_word("J").nonzero(), one_hot_word("Okafor").size())
 
 
-print(letterToTensor('J').nonzero(), lineToTensor('Jones').size())
-
-
-class RNN(nn.Module):
-    def __init__(self, input_size, hidden_size, output_size):
+class CharCell(nn.Module):
+    def __init__(self, n_in, n_state, n_classes):
         super().__init__()
-        self.hidden_size = hidden_size
-        self.i2h = nn.Linear(input_size + hidden_size, hidden_size)
-        self.h2o = nn.Linear(hidden_size, output_size)
-        self.softmax = nn.LogSoftmax(dim=1)
+        self.n_state = n_state
+        self.update = nn.Linear(n_in + n_state, n_state)
+        self.readout = nn.Sequential(nn.Linear(n_state, n_classes), nn.LogSoftmax(dim=1))
 
-    def forward(self, input, hidden):
-        combined = torch.cat((input, hidden), 1)
-        hidden = torch.tanh(self.i2h(combined))
-        output = self.softmax(self.h2o(hidden))
-        return output, hidden
+    def forward(self, letter, state):
+        state = torch.tanh(self.update(torch.cat((letter, state), 1)))
+        return self.readout(state), state
 
-    def initHidden(self):
-        return torch.zeros(1, self.hidden_size)
+    def zero_state(self):
+        return torch.zeros(1, self.n_state)
 
 
 torch.manual_seed(0)
-rnn = RNN(n_letters, 16, 3)
-hidden = rnn.initHidden()
-line = lineToTensor('Albert')
-for i in range(line.size()[0]):
-    output, hidden = rnn(line[i], hidden)
-print(output.shape, output.exp().sum().round(decimals=4))
-top_n, top_i = output.topk(1)
-print(top_i.shape, top_i[0].item() in (0, 1, 2), type(top_i[0].item()).__name__)
-criterion = nn.NLLLoss()
-loss = criterion(output, torch.tensor([1]))
+cell = CharCell(len(alphabet), 16, 3)
+state = cell.zero_state()
+for letter in one_hot_word("Nakamura"):
+    scores, state = cell(letter, state)
+print(scores.shape, scores.exp().sum().round(decimals=4))
+best, which = scores.topk(1)
+print(which.shape, which[0].item() in (0, 1, 2), type(which[0].item()).__name__)
+loss = nn.NLLLoss()(scores, torch.tensor([2]))
 loss.backward()
-print(rnn.i2h.weight.grad.shape, loss.dim(), loss.requires_grad)
+print(cell.update.weight.grad.shape, loss.dim(), loss.requires_grad)
 #%% vocab and embedding bag text classifier
 texts = ["the cat sat", "the dog ran fast", "a cat ran"]
 vocab = {w: i for i, w in enumerate(sorted({w for t in texts for w in t.split()}))}
