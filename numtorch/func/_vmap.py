@@ -7,12 +7,12 @@ then moved to ``out_dims``. ``chunk_size`` runs the batch in pieces.
 """
 
 import functools
-import threading
 
 from .._tensor import Tensor
 from ..autograd import _func_transforms
 from ..autograd import graph as _graph
 from ..autograd import inplace as _inplace
+from ..autograd._hook_chain import ChainedHook
 from . import _batched as B
 from . import _randomness
 from ._pytree import broadcast_prefix, tree_flatten, tree_unflatten
@@ -21,32 +21,15 @@ from ._rules import dispatch, dispatch_inplace
 __all__ = ["vmap"]
 
 
-class _VmapHook(threading.local):
+class _VmapHook(ChainedHook):
     """The object ``Op.apply`` and the backward engine consult while a vmap is active (the
     profiler's hook protocol; a profiler that was active stays chained behind it)."""
-
-    busy = False
-
-    def __init__(self, prev):
-        self.prev = prev
 
     def op(self, cls, inputs, params):
         out = dispatch(cls, inputs, params)
         if out is not None:
             return out
-        prev = self.prev
-        if prev is not None and not prev.busy:
-            return prev.op(cls, inputs, params)
-        self.busy = True
-        try:
-            return cls.apply(*inputs, **params)
-        finally:
-            self.busy = False
-
-    def node(self, node, buf, create_graph, root_arrays):
-        if self.prev is not None:
-            return self.prev.node(node, buf, create_graph, root_arrays)
-        return node._run(buf, create_graph, root_arrays)
+        return self.run_below(cls, inputs, params)
 
 
 _STATE = {"depth": 0, "hook": None, "trace": None}

@@ -24,6 +24,7 @@ import threading
 
 from .. import _ops_tree
 from ..autograd import graph as _graph
+from ..autograd._hook_chain import ChainedHook
 
 __all__ = ["BaseTorchDispatchMode", "TorchDispatchMode", "any_torch_dispatch_mode_on_stack",
            "is_in_torch_dispatch_mode", "is_traceable_wrapper_subclass",
@@ -184,28 +185,13 @@ def return_and_correct_aliasing(func, args, kwargs, out):
 
 
 # -- the op hook -------------------------------------------------------------------------------
-class _Hook(threading.local):
+class _Hook(ChainedHook):
     """Hands op calls to the innermost mode (chained in front of a profiler's hook)."""
-
-    busy = False
-
-    def __init__(self, prev):
-        self.prev = prev
-
-    def _run(self, cls, inputs, params):
-        prev = self.prev
-        if prev is not None and not prev.busy:
-            return prev.op(cls, inputs, params)
-        self.busy = True
-        try:
-            return cls.apply(*inputs, **params)
-        finally:
-            self.busy = False
 
     def op(self, cls, inputs, params):
         st = _STATE
         if not st.stack:
-            return self._run(cls, inputs, params)
+            return self.run_below(cls, inputs, params)
         self.busy = True  # the reshapes that present the operands are not the program's ops
         try:
             func, args, kwargs, finish = _aten_form(self, cls, inputs, params)
@@ -224,11 +210,6 @@ class _Hook(threading.local):
             return finish(out)
         finally:
             self.busy = False
-
-    def node(self, node, buf, create_graph, root_arrays):
-        if self.prev is not None:
-            return self.prev.node(node, buf, create_graph, root_arrays)
-        return node._run(buf, create_graph, root_arrays)
 
 
 def _tensors(args, kwargs):
