@@ -51,6 +51,9 @@ def run_cell(prelude, source, name):
         warnings.filterwarnings("ignore", category=ImportWarning)
         # NumPy 2 warns about torch's own __array_wrap__ (a torch defect, not behaviour)
         warnings.filterwarnings("ignore", "__array_wrap__", DeprecationWarning)
+        # ... and that torch's __array__ takes no ``copy`` keyword (the same kind of defect)
+        warnings.filterwarnings("ignore", "__array__ implementation doesn't accept a copy",
+                                DeprecationWarning)
         # torch's lazy imports of its own modules warn that torch.jit.script is deprecated
         warnings.filterwarnings("ignore", "`torch.jit.script", DeprecationWarning)
         try:
