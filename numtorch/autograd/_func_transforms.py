@@ -5,6 +5,21 @@ _custom_function``); ``Function.apply`` tests this list, kept here, with no impo
 test costs nothing outside the transforms."""
 
 KINDS = []
+LINEARIZING = [0]  # >0 while a forward-mode transform runs its linearizing backward pass
+
+
+class linearizing:
+    """``with linearizing():`` marks the backward pass by which ``torch.func``'s forward-mode
+    transforms build ``u -> J^T u``: a custom Function with a ``jvp`` then answers with the
+    transpose of its ``jvp`` instead of its ``backward`` (``autograd.function``)."""
+
+    __slots__ = ()
+
+    def __enter__(self):
+        LINEARIZING[0] += 1
+
+    def __exit__(self, *exc):
+        LINEARIZING[0] -= 1
 
 
 class running:

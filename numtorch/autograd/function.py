@@ -29,6 +29,9 @@ __all__ = ["Function", "FunctionCtx", "once_differentiable", "InplaceFunction",
 class FunctionCtx(Node):
     """The ``ctx`` of a custom Function: saves tensors and carries flags to ``backward``."""
 
+    _fw_saved = ()  # what save_for_forward kept: ``saved_tensors`` inside ``jvp``
+    _in_jvp = False
+
     def __init__(self, fn_cls=None):
         self._seq = next(graph._sequence)
         self._fn_cls = fn_cls
@@ -65,7 +68,13 @@ class FunctionCtx(Node):
         self.to_save = tensors
 
     def save_for_forward(self, *tensors):
-        self.save_for_backward(*tensors)
+        """Keep tensors for ``jvp`` (read there as ``ctx.saved_tensors``; apart from what
+        ``save_for_backward`` keeps for ``backward``, as torch's)."""
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, graph.Tensor):
+                raise TypeError("save_for_forward expects all arguments to be tensors; you "
+                                "should save non-tensors as attributes on ctx.")
+        self._fw_saved = tensors
 
     def mark_dirty(self, *tensors):
         """Declare inputs that forward modified in place (they are returned as outputs)."""
@@ -81,6 +90,8 @@ class FunctionCtx(Node):
 
     @property
     def saved_tensors(self):
+        if self._in_jvp:
+            return tuple(self._fw_saved)
         if self._saved_in is None:
             if self._released:
                 raise RuntimeError(graph._FREED)
@@ -159,7 +170,45 @@ class FunctionCtx(Node):
         return res
 
     def _call_backward(self, grads):
+        if _func_transforms.LINEARIZING[0] and self._fn_cls is not None and \
+                self._fn_cls.jvp is not Function.jvp:
+            return _jvp_transposed(self, grads)
         return self._fn_cls.backward(self, *grads)
+
+    def _call_jvp(self, tangents):
+        """The Function's ``jvp`` with ``saved_tensors`` reading what ``save_for_forward``
+        kept; checks the number of tangents it returns."""
+        self._in_jvp = True
+        try:
+            out = self._fn_cls.jvp(self, *tangents)
+        finally:
+            self._in_jvp = False
+        out = out if isinstance(out, tuple) else (out,)
+        if len(out) != self._n_out:
+            raise RuntimeError(f"Function's jvp returned an invalid number of forward "
+                               f"gradients (expected {self._n_out} but got {len(out)})")
+        return out
+
+
+def _jvp_transposed(node, grads):
+    """``node``'s vector-Jacobian product when ``torch.func``'s forward-mode transforms
+    linearize (``_func_transforms.linearizing``): the transforms differentiate ``u -> J^T u``
+    with respect to ``u`` to get ``J t``, so the map must be the transpose of the Function's
+    ``jvp`` (torch's forward mode runs ``jvp``, not ``backward``). Its value is zero (the
+    cotangents ``u`` are zeros there), its gradient calls ``jvp``."""
+    live = [i for i, g in enumerate(grads)
+            if isinstance(g, graph.Tensor) and g.requires_grad]
+    metas = getattr(node, "_in_logical", None) or node._in_meta
+    wanted = [k for k, (e, m) in enumerate(zip(node._edges, metas))
+              if e is not None and m is not None and m[1].kind in "fcV"]
+    if not live or not wanted:
+        return (None,) * len(node._edges)
+    zeros = _JvpTranspose.apply(node, (live, wanted, metas), *[grads[i] for i in live])
+    zeros = zeros if isinstance(zeros, tuple) else (zeros,)
+    res = [None] * len(node._edges)
+    for k, z in zip(wanted, zeros):
+        res[k] = z
+    return tuple(res)
 
 
 _CTX_CLASSES = weakref.WeakKeyDictionary()  # Function subclass -> {ctx base: node class}
@@ -349,11 +398,12 @@ def _forward_on_primals(forward, args, kwargs):
 def _give_tangents(ctx, tangents, wrapped, args, aliased, dirty_ids, outs):
     from . import forward_ad
 
-    out = ctx._fn_cls.jvp(ctx, *tangents)
-    out = out if isinstance(out, tuple) else (out,)
-    if len(out) != len(wrapped):
-        raise RuntimeError(f"Function's jvp returned an invalid number of forward gradients "
-                           f"(expected {len(wrapped)} but got {len(out)})")
+    # a floating-point input without a tangent gets zeros, as torch's
+    from .. import zeros_like
+
+    full = [zeros_like(a.detach()) if t is None and isinstance(a, graph.Tensor) and
+            _is_float(a) else t for a, t in zip(args, tangents)]
+    out = ctx._call_jvp(full)
     non_diff = {id(t) for t in ctx._non_differentiable}
     for i, (o, t, src) in enumerate(zip(wrapped, out, aliased)):
         if t is None or not isinstance(o, graph.Tensor):
@@ -377,6 +427,10 @@ def _give_tangents(ctx, tangents, wrapped, args, aliased, dirty_ids, outs):
         if src is not None:
             _check_view_tangent(t, src, args, tangents)
         forward_ad._set_tangent(o, t)
+
+
+def _is_float(t):
+    return t._array.dtype.kind in "fcV"
 
 
 def _root(t):
@@ -574,6 +628,53 @@ class Function(metaclass=_FunctionMeta):
     def previous_functions(self):
         """0.x name of the graph edges: ``(node, output_nr)`` per input."""
         return self._ctx().next_functions
+
+
+class _JvpTranspose(Function):
+    """``u -> J^T u`` of a custom Function known through its ``jvp`` (``_jvp_transposed``)."""
+
+    @staticmethod
+    def forward(ctx, node, slots, *cotangents):
+        wanted = slots[1]
+        ctx.node, ctx.slots = node, slots
+        xp = backend.xp_of(node._xp_ref) if node._xp_ref is not None else backend.get_xp("cpu")
+        levels = getattr(node, "_in_levels", None)
+        if levels is None:
+            return tuple(graph._make(xp.zeros(slots[2][k][0], dtype=slots[2][k][1]))
+                         for k in wanted)
+        # a node recorded under vmap: zeros that vary over each input's levels (an unbatched
+        # zero would make the tangents summed over the batch on the way back)
+        from ..func import _batched as B
+
+        out = []
+        for k in wanted:
+            shape, dtype = node._in_meta[k]
+            z = graph._make(xp.zeros(shape, dtype=dtype))
+            out.append(B.wrap(z, levels[k]) if levels[k] else z)
+        return tuple(out)
+
+    @staticmethod
+    def backward(ctx, *tangents):
+        from .. import zeros
+        from .._dtype import from_numpy_dtype
+
+        node, (live, wanted, metas) = ctx.node, ctx.slots
+
+        full = [None if m is None or m[1].kind not in "fcV" else
+                zeros(m[0], dtype=from_numpy_dtype(m[1])) for m in metas]
+        for k, t in zip(wanted, tangents):
+            if t is not None:
+                full[k] = t
+        out = node._call_jvp(full)
+        metas_out = getattr(node, "_out_logical", None) or node._out_meta
+        for i in live:
+            t, shape = out[i], metas_out[i][0]
+            if t is not None and tuple(t.shape) != tuple(shape):
+                raise RuntimeError(f"Trying to set a forward gradient that has a different "
+                                   f"size than that of the original Tensor, this is not "
+                                   f"supported. Tensor is of size {list(shape)} while the given "
+                                   f"forward gradient is of size {list(t.shape)}.")
+        return (None, None) + tuple(out[i] for i in live)
 
 
 class InplaceFunction(Function):

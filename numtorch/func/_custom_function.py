@@ -9,9 +9,10 @@
 * forward-mode transforms (``jvp``, ``jacfwd``, ``linearize``) need a ``jvp`` staticmethod
   when an input carries a tangent.
 
-numtorch's forward-mode transforms push tangents through the Function's ``backward`` (one
-linear map, the transpose of ``jvp``'s), so a ``jvp`` only has to exist; a ``jvp`` that
-disagrees with ``backward`` is not detected."""
+numtorch's forward-mode transforms get ``J t`` by differentiating the linear map
+``u -> J^T u`` (the double-vjp identity, ``_grad.py``); in the backward pass that builds this
+map a Function answers with the transpose of its ``jvp`` (``autograd.function.
+_jvp_transposed``), so the tangents come from its ``jvp`` as in torch, not from ``backward``."""
 
 from collections import namedtuple
 
@@ -90,6 +91,8 @@ def apply_batched(ctx, run_function, forward, args, kwargs):
                          for e in ctx._saved_in]
     if not any(getattr(o, "_grad_fn", None) is ctx for o in outs):
         return outs[0] if single else outs
+    # (the jvp of a custom Function sees logical shapes)
+    ctx._in_logical, ctx._out_logical = ctx._in_meta, ctx._out_meta
     ctx._edges = tuple(graph.edge_of(p) if p is not None and p.requires_grad and _state.enabled
                        else None for p in phys_in)
     ctx._in_meta = [None if p is None else (p._array.shape, p._array.dtype) for p in phys_in]

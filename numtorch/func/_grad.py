@@ -10,7 +10,8 @@ autograd engine on the physical tensors (see ``_batched.py``). Inside ``vmap``:
   batched: every backward op goes through the batching rules, once for all basis vectors.
 
 Forward mode uses the double-vjp identity: ``g(u) = J^T u`` is linear in ``u``, so the
-gradient of ``<g(u), t>`` with respect to ``u`` is ``J t``. Results equal torch's forward mode.
+gradient of ``<g(u), t>`` with respect to ``u`` is ``J t``. Results equal torch's forward mode
+(a custom ``autograd.Function`` takes part through its ``jvp``: ``_custom_function``).
 Transforms nest: inner ones build their graphs whenever an outer one is running or an input
 already requires grad.
 """
@@ -376,8 +377,9 @@ def _linear_pushforward(func, primals, has_aux, strict):
         if phys.requires_grad and differentiable:
             outs.append((phys, u))
     if outs:
-        gs = autograd.grad([p for p, _ in outs], ins.leaves, [u for _, u in outs],
-                           create_graph=True, allow_unused=True)
+        with _func_transforms.linearizing():  # a custom Function answers with its jvp
+            gs = autograd.grad([p for p, _ in outs], ins.leaves, [u for _, u in outs],
+                               create_graph=True, allow_unused=True)
     else:
         gs = [None] * len(ins.leaves)
     return ins, flat_out, out_spec, us, gs, aux

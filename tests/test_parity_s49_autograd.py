@@ -1,0 +1,112 @@
+"""Session 49 parity tests of autograd (engine, custom Functions, forward mode, hooks, graph
+introspection): each case runs the same user code under real torch and under numtorch and
+compares values, dtypes, shapes and exceptions at test time."""
+
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import numtorch
+
+
+def _outcome(lib, fn):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return "ok", fn(lib)
+        except Exception as e:  # noqa: BLE001 - the exception itself is compared
+            return "err", (type(e).__name__, str(e))
+
+
+def _leaves(x):
+    if isinstance(x, (tuple, list)):
+        return [y for v in x for y in _leaves(v)]
+    if isinstance(x, dict):
+        return [y for k in sorted(x) for y in _leaves(x[k])]
+    return [x]
+
+
+def _check(fn, rtol=1e-5, atol=1e-6, msg=True):
+    kind_t, want = _outcome(torch, fn)
+    kind_n, got = _outcome(numtorch, fn)
+    assert kind_n == kind_t, (want, got)
+    if kind_t == "err":
+        assert got[0] == want[0], (want, got)
+        if msg:
+            assert got == want
+        return
+    lw, lg = _leaves(want), _leaves(got)
+    assert len(lw) == len(lg), (want, got)
+    for w, g in zip(lw, lg):
+        if isinstance(w, torch.Tensor):
+            assert str(g.dtype) == str(w.dtype)
+            assert tuple(g.shape) == tuple(w.shape)
+            np.testing.assert_allclose(np.asarray(g.detach().tolist()),
+                                       np.asarray(w.detach().tolist()), rtol=rtol, atol=atol)
+        else:
+            assert g == w, (want, got)
+
+
+# -- custom Function: save_for_forward apart from save_for_backward ---------------------------
+def _both_saved(lib, use):
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x * 10)
+            ctx.save_for_forward(x)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            s, = ctx.saved_tensors
+            return g * s
+
+        @staticmethod
+        def jvp(ctx, t):
+            s, = ctx.saved_tensors
+            return t * s
+
+    if use == "backward":
+        x = lib.tensor([1., 2.], requires_grad=True)
+        F.apply(x).sum().backward()
+        return x.grad
+    fw = lib.autograd.forward_ad
+    with fw.dual_level():
+        return fw.unpack_dual(F.apply(fw.make_dual(lib.tensor([1., 2.]), lib.ones(2)))).tangent
+
+
+@pytest.mark.parametrize("use", ["backward", "forward_ad"])
+def test_save_for_forward_kept_apart(use):
+    _check(lambda lib: _both_saved(lib, use))
+
+
+def _dual_jvp_args(lib):
+    seen = []
+
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y, n):
+            ctx.save_for_backward(x)
+            return x * y
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g, None
+
+        @staticmethod
+        def jvp(ctx, tx, ty, tn):
+            seen.append((tx.tolist(), None if ty is None else ty.tolist(), tn,
+                         len(ctx.saved_tensors)))
+            return tx * 2
+
+    fw = lib.autograd.forward_ad
+    with fw.dual_level():
+        out = F.apply(fw.make_dual(lib.tensor([1., 2.]), lib.ones(2)), lib.tensor([3., 4.]),
+                      lib.tensor([1, 2]))
+        return fw.unpack_dual(out).tangent, seen
+
+
+def test_forward_ad_custom_function_jvp_arguments():
+    _check(_dual_jvp_args)
