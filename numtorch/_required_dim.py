@@ -13,3 +13,14 @@ class _MissingDim:
 
 
 missing_dim = _MissingDim()
+
+
+class _AllDims:
+    """The default ``dim`` of the reductions whose ``dim`` may be left out but not passed as
+    None (``prod``, ``max``, ``median``, ...): torch's parser refuses an explicit None."""
+
+    def __repr__(self):
+        return "<all dims>"
+
+
+all_dims = _AllDims()

@@ -12,7 +12,7 @@ import numpy as _np
 
 import numtorch as _nt
 
-from ._required_dim import missing_dim as _MISSING_DIM
+from ._required_dim import all_dims as _ALL_DIMS, missing_dim as _MISSING_DIM
 from ._size import required_size_args as _required
 from ._size import size_args as _size_args
 
@@ -1109,7 +1109,7 @@ class _TensorMath:
     def mean(self, dim=None, keepdim=False, *, dtype=None):
         return _nt.ops.mean(self, dim, keepdim, dtype=dtype)
 
-    def prod(self, dim=None, keepdim=False, *, dtype=None):
+    def prod(self, dim=_ALL_DIMS, keepdim=False, *, dtype=None):
         return _nt.ops.prod(self, dim, keepdim, dtype=dtype)
 
     def amax(self, dim=(), keepdim=False):
@@ -1118,10 +1118,10 @@ class _TensorMath:
     def amin(self, dim=(), keepdim=False):
         return _nt.ops.amin(self, dim, keepdim)
 
-    def max(self, dim=None, keepdim=False):
+    def max(self, dim=_ALL_DIMS, keepdim=False):
         return _nt.ops.max(self, dim, keepdim)
 
-    def min(self, dim=None, keepdim=False):
+    def min(self, dim=_ALL_DIMS, keepdim=False):
         return _nt.ops.min(self, dim, keepdim)
 
     def argmax(self, dim=None, keepdim=False):
@@ -1344,10 +1344,10 @@ class _TensorMath:
     def kthvalue(self, k, dim=-1, keepdim=False):
         return _nt.ops.kthvalue(self, k, dim, keepdim)
 
-    def median(self, dim=None, keepdim=False):
+    def median(self, dim=_ALL_DIMS, keepdim=False):
         return _nt.ops.median(self, dim, keepdim)
 
-    def nanmedian(self, dim=None, keepdim=False):
+    def nanmedian(self, dim=_ALL_DIMS, keepdim=False):
         return _nt.ops.nanmedian(self, dim, keepdim)
 
     def mode(self, dim=-1, keepdim=False):

@@ -14,7 +14,7 @@ from . import _norm2_order
 from ._accumulate import fsum, is_half
 from ._lautil import check_float
 from .._required_dim import missing_dim
-from ._util import canonical_dim, user_stacklevel
+from ._util import arg_type_error, canonical_dim, user_stacklevel
 from .decomp import svd_parts
 from ._pointwise import _out
 from .reduction import (
@@ -316,6 +316,8 @@ def logsumexp(input, dim=missing_dim, keepdim=False, *, out=None):
         tensor(0.6931)
     """
     missing_dim.check(dim, "logsumexp")
+    if dim is None:
+        raise arg_type_error(dim, expected="tuple of ints")
     if out is not None and out.dtype._category < _dtype._FLOAT:
         raise RuntimeError(f"logsumexp(): Expected floating point type for result tensor, but "
                            f"got: {_dtype._TYPE_DISPLAY[out.dtype.name]}")

@@ -23,9 +23,108 @@ def user_stacklevel(depth=1):
     return level
 
 
+_WRAPPERS = ("call", "wrapper", "wrapped", "inner", "fn", "f", "method")
+
+
+def _entry_call():
+    """The outermost numtorch frame of the current call that names the function or method the
+    user called (past the thin wrappers around it), and the user's frame that called into
+    numtorch; either may be None."""
+    frame, inside = sys._getframe(1), []
+    while frame is not None and frame.f_code.co_filename.startswith(_ROOT):
+        inside.append(frame)
+        frame = frame.f_back
+    for entry in reversed(inside):
+        name = entry.f_code.co_name
+        if not name.startswith(("_", "<")) and name not in _WRAPPERS:
+            return entry, frame
+    return None, frame
+
+
+def _written(entry, caller):
+    """(positional values, (name, value) keywords) of the program's call of ``entry`` (the
+    function's frame) as written in ``caller``, read from the caller's bytecode; None when
+    that cannot be read."""
+    from .. import _generator_args as ga
+
+    if entry is None or caller is None:
+        return None
+    try:
+        site = ga._written_call(caller)
+    except Exception:  # noqa: BLE001 - an unfamiliar bytecode layout: no reading
+        return None
+    if site is None:
+        return None
+    npos, names = site
+    code, local = entry.f_code, entry.f_locals
+    values = [local[p] for p in code.co_varnames[:code.co_argcount] if p != "self"]
+    if npos > len(values):
+        return None
+    return values[:npos], [(k, local.get(k)) for k in names]
+
+
+def _passed_by_keyword(entry, caller, name):
+    """Whether the program's call passes ``name`` as a keyword."""
+    written = _written(entry, caller)
+    return written is not None and any(k == name for k, _ in written[1])
+
+
+def invalid_combination(overloads, method_overloads):
+    """torch's parser TypeError for a call no overload of the function the program called
+    takes: "<fn>() received an invalid combination of arguments - got (<types>), but expected
+    one of:" and the overloads (``method_overloads`` for the Tensor method form). Only ever
+    called on the error path (it reads the call stack)."""
+    from .. import _generator_args as ga
+
+    entry, caller = _entry_call()
+    fn = entry.f_code.co_name if entry is not None else "function"
+    method = _is_method(entry)
+    written = _written(entry, caller)
+    if written is None:
+        got = "(...)"
+    else:
+        positional, keywords = written
+        got = ga._got(positional, list(reversed(keywords)))
+    listing = method_overloads if method else overloads
+    return TypeError(f"{fn}() received an invalid combination of arguments - got {got}, but "
+                     f"expected one of:\n" + "".join(f" * {o}\n" for o in listing))
+
+
+def _is_method(entry):
+    return entry is not None and os.path.basename(entry.f_code.co_filename).startswith("_tensor")
+
+
+def arg_type_error(value, name="dim", expected="int", fn=None, index=1):
+    """torch's parser TypeError for argument ``name`` given a ``value`` of the wrong type:
+    ``<fn>(): argument 'dim' (position 1) must be int, not tuple``.
+
+    Without ``fn`` it is the name of the function or method the user called; the position is
+    the argument's place in that call (``index`` after a tensor method's self, one more after
+    a function's input), left out when the user passed the argument by keyword, as torch's
+    parser does.
+    Only ever called on the error path (it reads the call stack).
+    """
+    entry, caller = _entry_call()
+    if fn is None:
+        fn = entry.f_code.co_name if entry is not None else "function"
+    where = ""
+    if not _passed_by_keyword(entry, caller, name):
+        where = f" (position {index if _is_method(entry) else index + 1})"
+    return TypeError(f"{fn}(): argument '{name}'{where} must be {expected}, not "
+                     f"{type(value).__name__}")
+
+
 def canonical_dim(dim, ndim):
-    """Map a possibly negative ``dim`` into ``[0, ndim)``; torch's IndexError otherwise."""
+    """Map a possibly negative ``dim`` into ``[0, ndim)``; torch's IndexError otherwise
+    (torch's TypeError for a dim that is not an int)."""
     n = max(ndim, 1)  # torch lets 0-d tensors use dim 0 and -1
+    if type(dim) is not int:
+        if isinstance(dim, Tensor) or not isinstance(dim, (int, np.integer)) or \
+                isinstance(dim, (bool, np.bool_)):
+            dim = as_index(dim)
+            if not isinstance(dim, (int, np.integer)) or isinstance(dim, (bool, np.bool_)):
+                raise arg_type_error(dim)
+        dim = int(dim)
     if not -n <= dim < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
                          f"but got {dim})")
@@ -96,7 +195,7 @@ def check_int(fn, name, value, position=None):
 def check_keepdim(fn, keepdim):
     """torch's parser takes only a bool for ``keepdim`` (``x.sum(1, 1)`` is a TypeError)."""
     if not isinstance(keepdim, (bool, np.bool_)):
-        raise TypeError(f"{fn}(): argument 'keepdim' must be bool, not {type(keepdim).__name__}")
+        raise arg_type_error(keepdim, "keepdim", "bool", fn, index=2)
 
 
 def refuse_dtype(input, kinds, kernel=None, message=None):

@@ -9,7 +9,7 @@ primitives here.
 import numpy as np
 
 from .. import _dtype
-from .._required_dim import missing_dim
+from .._required_dim import all_dims, missing_dim
 from .._tensor import Tensor, _make
 from .._threads import get_num_threads
 from ..autograd.graph import Op, rename_node
@@ -18,7 +18,8 @@ from ..backend._sum_order import ordered_sum
 from ..return_types import aminmax as _aminmax_t, max as _max_t, min as _min_t
 from ._accumulate import fsum, is_half, scan_dtype
 from .half_prod import half_prod
-from ._util import as_index, canonical_dim, canonical_dims, check_keepdim, refuse_dtype
+from ._util import (as_index, canonical_dim, canonical_dims, check_keepdim,
+                    invalid_combination, refuse_dtype)
 from ._pointwise import _out
 from .comparison import maximum, minimum, where
 
@@ -600,7 +601,25 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
                            node_name="MeanBackward0" if dim is None else "MeanBackward1"), out)
 
 
-def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
+_PROD_OVERLOADS = (
+    ("Tensor input, *, torch.dtype dtype = None",
+     ("Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, "
+      "Tensor out = None")),
+    ("*, torch.dtype dtype = None", "int dim, bool keepdim = False, *, torch.dtype dtype = None"))
+_MAX_OVERLOADS = (
+    ("Tensor input, *, Tensor out = None", "Tensor input, Tensor other, *, Tensor out = None",
+     "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None"),
+    ("", "Tensor other", "int dim, bool keepdim = False"))
+
+
+def _refuse_none_dim(dim, overloads):
+    """torch's parser refuses an explicit ``dim=None`` where the overloads take an int dim
+    or none at all (prod, max, min)."""
+    if dim is None:
+        raise invalid_combination(*[[f"({o})" for o in group] for group in overloads])
+
+
+def prod(input, dim=all_dims, keepdim=False, *, dtype=None, out=None):
     """Multiply the elements over one ``dim`` (all elements when None); ints use int64.
 
     Example:
@@ -608,7 +627,8 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
         tensor([ 2., 12.])
     """
     check_keepdim("prod", keepdim)
-    dim = as_index(dim)
+    _refuse_none_dim(dim, _PROD_OVERLOADS)
+    dim = None if dim is all_dims else as_index(dim)
     if dim is None:
         dims = tuple(range(input._array.ndim))
     elif isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
@@ -654,6 +674,10 @@ def amin(input, dim=(), keepdim=False, *, out=None):
 def _max_min(fn, input, dim, keepdim, other, out):
     if isinstance(dim, Tensor):  # max(a, b) is the elementwise maximum
         other, dim = dim, None
+    elif dim is all_dims:
+        dim = None
+    elif dim is None:
+        _refuse_none_dim(dim, _MAX_OVERLOADS)
     if other is not None:
         return (maximum if fn == "max" else minimum)(input, other, out=out)
     check_keepdim(fn, keepdim)
@@ -672,7 +696,7 @@ def _max_min(fn, input, dim, keepdim, other, out):
     return _out((_max_t if fn == "max" else _min_t)((values, indices)), out, exact=True)
 
 
-def max(input, dim=None, keepdim=False, *, other=None, out=None):  # noqa: A001
+def max(input, dim=all_dims, keepdim=False, *, other=None, out=None):  # noqa: A001
     """The largest element, the largest along ``dim`` with its index, or an elementwise max.
 
     ``max(x)`` returns a 0-d tensor (ties share the gradient); ``max(x, dim)`` returns the
@@ -686,7 +710,7 @@ def max(input, dim=None, keepdim=False, *, other=None, out=None):  # noqa: A001
     return _max_min("max", input, dim, keepdim, other, out)
 
 
-def min(input, dim=None, keepdim=False, *, other=None, out=None):  # noqa: A001
+def min(input, dim=all_dims, keepdim=False, *, other=None, out=None):  # noqa: A001
     """The smallest element, the smallest along ``dim`` with its index, or an elementwise min.
 
     See :func:`max` for the three forms.

@@ -315,9 +315,6 @@ class LogSoftmaxBackward(Op):
 def _prepare(input, dim, dtype, fn):
     if dtype is not None:
         input = input.to(_dtype.as_dtype(dtype))
-    if dim is None:  # torch's legacy implicit choice
-        nd = input.dim()
-        dim = 0 if nd in (0, 1, 3) else 1
     d = canonical_dim(dim, input.dim())
     if input.dtype._category != _dtype._FLOAT and input.numel():
         # torch names the kernel it would have run: the last-dim one or the strided one

@@ -20,7 +20,9 @@ from ..return_types import (
     topk as _topk_t,
 )
 from . import _tie_order
-from ._util import as_index, canonical_dim, check_int, refuse_dtype
+from .._required_dim import all_dims
+from ._util import (arg_type_error, as_index, canonical_dim, check_int, check_keepdim,
+                    refuse_dtype)
 from .gather import Gather
 from ._pointwise import _out
 from .binning import _check_tensor
@@ -183,10 +185,10 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
     refuse_dtype(input, "c", message=" topk does not support {} dtypes on CPU")
     refuse_dtype(input, "b", message="topk does not support {} dtypes on CPU")
     a = _nd(input)
-    d = canonical_dim(dim, a.ndim)
     k = as_index(k)
     if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
-        raise TypeError(f"topk(): argument 'k' must be int, not {type(k).__name__}")
+        raise arg_type_error(k, "k", fn="topk")
+    d = canonical_dim(_int_dim(dim, 2), a.ndim)
     if k < 0 or k > a.shape[d]:
         raise RuntimeError("selected index k out of range")
     xp = xp_of(a)
@@ -313,7 +315,7 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     refuse_dtype(input, "cb", "kthvalue_cpu")
     k = check_int("kthvalue", "k", k, 1)
     a = _nd(input)
-    d = canonical_dim(dim, a.ndim)
+    d = canonical_dim(_int_dim(dim, 2), a.ndim)
     if a.shape[d] == 0:  # torch checks the size before k
         raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
     if not 1 <= k <= a.shape[d]:
@@ -392,7 +394,28 @@ def _median(fn, input, dim, keepdim, ignore_nan):
     return named((rename_node(vals, node + "1"), idx))
 
 
-def median(input, dim=None, keepdim=False, *, out=None):
+def _int_dim(dim, index):
+    """``dim``, checked as torch's parser checks an int argument at place ``index`` of the
+    method form (canonical_dim's error names place 1)."""
+    if type(dim) is int:
+        return dim
+    value = as_index(dim)
+    if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
+        raise arg_type_error(dim, index=index)
+    return value
+
+
+def _median_dim(dim, keepdim):
+    """None for the median of all entries (``dim`` left out); torch refuses ``dim=None``."""
+    if dim is all_dims:
+        return None
+    if dim is None:
+        raise arg_type_error(dim)
+    check_keepdim(None, keepdim)
+    return dim
+
+
+def median(input, dim=all_dims, keepdim=False, *, out=None):
     """The lower median of all entries, or ``(values, indices)`` along ``dim``.
 
     For an even count the smaller of the two middle values is returned, as torch does; a NaN
@@ -402,14 +425,16 @@ def median(input, dim=None, keepdim=False, *, out=None):
         >>> torch.median(torch.tensor([1., 4., 2., 3.]))
         tensor(2.)
     """
+    dim = _median_dim(dim, keepdim)
     r = _median("median", input, dim, keepdim, False)
     if dim is None:
         return _out(r, out)
     return _pair_out(r, out, _MEDIAN_VALUES, _MEDIAN_INDICES, indices_first=True)
 
 
-def nanmedian(input, dim=None, keepdim=False, *, out=None):
+def nanmedian(input, dim=all_dims, keepdim=False, *, out=None):
     """Like :func:`median`, but NaN entries are left out (all-NaN lines give NaN)."""
+    dim = _median_dim(dim, keepdim)
     r = _median("nanmedian", input, dim, keepdim, True)
     if dim is None:
         return _out(r, out)

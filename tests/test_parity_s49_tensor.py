@@ -1,0 +1,102 @@
+"""Parity fixes of probe 49, tensors and ops (oracle: real torch at test time): torch's
+parser errors for a dim of the wrong type (a tuple, a float, None) on the int-dim reductions,
+scans and softmax, ..."""
+
+import pytest
+
+from tests.oracle import same
+
+# -- 1. argument-type errors of dim / keepdim -------------------------------------------------
+
+_BAD_DIM_CALLS = {
+    "median_tuple": lambda t, x: x.median((0, 1)),
+    "cumsum_tuple": lambda t, x: x.cumsum((1,)),
+    "cumsum_kw_tuple": lambda t, x: x.cumsum(dim=(1,)),
+    "torch_cumsum_tuple": lambda t, x: t.cumsum(x, (1,)),
+    "torch_cumsum_kw": lambda t, x: t.cumsum(x, dim=(1,)),
+    "cumsum_float": lambda t, x: x.cumsum(1.0),
+    "cumsum_none": lambda t, x: x.cumsum(None),
+    "cumsum_bool": lambda t, x: x.cumsum(True),
+    "cumprod_tuple": lambda t, x: x.cumprod((1,)),
+    "logcumsumexp_tuple": lambda t, x: x.logcumsumexp((1,)),
+    "cummax_tuple": lambda t, x: x.cummax((1,)),
+    "cummax_none_kw": lambda t, x: x.cummax(dim=None),
+    "softmax_list": lambda t, x: x.softmax([1]),
+    "softmax_none": lambda t, x: x.softmax(None),
+    "softmax_none_kw": lambda t, x: x.softmax(dim=None),
+    "softmax_float": lambda t, x: x.softmax(1.0),
+    "torch_softmax_none": lambda t, x: t.softmax(x, None),
+    "torch_softmax_tuple": lambda t, x: t.softmax(x, (1,)),
+    "log_softmax_tuple": lambda t, x: x.log_softmax((1,)),
+    "log_softmax_none": lambda t, x: x.log_softmax(None),
+    "mode_tuple": lambda t, x: x.mode((1,)),
+    "mode_none_kw": lambda t, x: x.mode(dim=None),
+    "kthvalue_tuple": lambda t, x: x.kthvalue(1, (1,)),
+    "kthvalue_none_kw": lambda t, x: x.kthvalue(1, dim=None),
+    "nanmedian_tuple": lambda t, x: x.nanmedian((1,)),
+    "topk_dim_tuple": lambda t, x: x.topk(2, (1,)),
+    "topk_dim_none_kw": lambda t, x: x.topk(1, dim=None),
+    "unsqueeze_tuple": lambda t, x: x.unsqueeze((1,)),
+    "unsqueeze_none": lambda t, x: x.unsqueeze(None),
+    "torch_unsqueeze_tuple": lambda t, x: t.unsqueeze(x, (1,)),
+    "unbind_tuple": lambda t, x: x.unbind((0,)),
+    "cat_float": lambda t, x: t.cat([x, x], 0.0),
+    "cat_none": lambda t, x: t.cat([x], None),
+    "cat_str": lambda t, x: t.cat([x], "a"),
+    "stack_tuple_kw": lambda t, x: t.stack([x, x], dim=(0,)),
+    "index_select_float": lambda t, x: x.index_select(0.0, t.tensor([0])),
+    "index_select_tuple": lambda t, x: x.index_select((0,), t.tensor([0])),
+    "gather_float": lambda t, x: x.gather(1.0, t.tensor([[0]])),
+    "index_add_float": lambda t, x: x.index_add(0.0, t.tensor([0]), x[:1]),
+    "median_none": lambda t, x: x.median(None),
+    "median_none_kw": lambda t, x: x.median(dim=None),
+    "torch_median_none_kw": lambda t, x: t.median(x, dim=None),
+    "nanmedian_none_kw": lambda t, x: x.nanmedian(dim=None),
+    "median_keepdim_int": lambda t, x: x.median(1, 1),
+    "logsumexp_none": lambda t, x: x.logsumexp(None),
+    "torch_logsumexp_none": lambda t, x: t.logsumexp(x, None),
+    "sum_keepdim_int": lambda t, x: x.sum(1, keepdim=1),
+    "mean_keepdim_int": lambda t, x: x.mean(1, 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_BAD_DIM_CALLS))
+def test_dim_argument_type_errors(name):
+    call = _BAD_DIM_CALLS[name]
+    same(lambda t: call(t, t.arange(12.0).reshape(3, 4)))
+
+
+# the parser's "invalid combination" errors list the overloads (compared in full)
+_NONE_DIM_CALLS = {
+    "prod_kw": lambda t, x: x.prod(dim=None),
+    "prod_pos": lambda t, x: x.prod(None),
+    "torch_prod_pos": lambda t, x: t.prod(x, None),
+    "max_kw_first_line": lambda t, x: x.max(dim=None),
+    "min_torch_kw_first_line": lambda t, x: t.min(x, dim=None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_NONE_DIM_CALLS))
+def test_none_dim_refused(name):
+    call = _NONE_DIM_CALLS[name]
+
+    def f(t):
+        try:
+            call(t, t.arange(12.0).reshape(3, 4))
+        except TypeError as e:
+            text = str(e)
+            return text.split("\n")[0] if name.endswith("first_line") else text
+        return "no error"
+
+    same(f)
+
+
+def test_dims_still_taken():
+    # the int-like dims torch's parser reads: NumPy ints, one-element integer tensors
+    import numpy as np
+
+    same(lambda t: [t.arange(12.0).reshape(3, 4).cumsum(np.int64(1)),
+                    t.arange(12.0).reshape(3, 4).softmax(t.tensor(0)),
+                    t.arange(12.0).reshape(3, 4).prod(), t.arange(12.0).reshape(3, 4).max(),
+                    t.arange(12.0).reshape(3, 4).median(), t.arange(5.0).nanmedian(),
+                    t.nn.functional.softmax(t.arange(4.0), dim=None)], rtol=1e-6)
