@@ -110,3 +110,36 @@ def _dual_jvp_args(lib):
 
 def test_forward_ad_custom_function_jvp_arguments():
     _check(_dual_jvp_args)
+
+
+# -- saved_tensors_hooks whose unpack hands back another shape --------------------------------
+UNPACK_OPS = {
+    "mul": lambda x: x * x,
+    "sin": lambda x: x.sin(),
+    "exp": lambda x: x.exp(),
+    "relu": lambda x: x.relu(),
+    "pow": lambda x: x.pow(3),
+}
+
+
+@pytest.mark.parametrize("op", sorted(UNPACK_OPS))
+@pytest.mark.parametrize("shape", [(3,), (1,), (2, 2)])
+def test_unpack_hook_wrong_shape(op, shape):
+    def run(lib):
+        x = lib.tensor([1., 2.], requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t, lambda p: lib.ones(shape)):
+            y = UNPACK_OPS[op](x)
+        y.sum().backward()
+        return x.grad
+
+    _check(run)
+
+
+def test_unpack_hook_wrong_shape_autograd_grad():
+    def run(lib):
+        x = lib.tensor([1., 2.], requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t, lambda p: lib.ones(3)):
+            y = x * x
+        return lib.autograd.grad(y.sum(), x)
+
+    _check(run)

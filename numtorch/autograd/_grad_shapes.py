@@ -3,11 +3,39 @@ a backward call, and an op's gradient summed down from a broadcast shape and cas
 input's dtype (the engine does this once for every op, so ops never undo broadcasting).
 """
 
+import re
+
 import numpy as np
 
 from .. import _dtype, backend
 from . import graph
 from .grad_mode import _state as _grad_state
+
+
+_BROADCAST = (re.compile(r"operands could not be broadcast together with shapes "
+                         r"\(([\d, ]*)\) \(([\d, ]*)\) ?$"),
+              re.compile(r"Mismatch is between arg \d+ with shape \(([\d, ]*)\) and arg \d+ "
+                         r"with shape \(([\d, ]*)\)"))
+
+
+def reraise_numpy(err):
+    """Raise torch's error in place of NumPy's broadcasting ``ValueError`` from a backward
+    formula (an unpack hook of ``saved_tensors_hooks`` that hands back a tensor of another
+    shape makes one): ``The size of tensor a (2) must match ... dimension 0``."""
+    if type(err) is not ValueError:
+        return
+    for pattern in _BROADCAST:
+        m = pattern.search(str(err))
+        if m is None:
+            continue
+        a, b = ([int(v) for v in g.replace(" ", "").split(",") if v] for g in m.groups())
+        n = max(len(a), len(b))
+        a, b = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
+        for i in range(n - 1, -1, -1):
+            if a[i] != b[i] and a[i] != 1 and b[i] != 1:
+                raise RuntimeError(f"The size of tensor a ({a[i]}) must match the size of "
+                                   f"tensor b ({b[i]}) at non-singleton dimension {i}") from None
+        return
 
 
 def _shape_str(shape):

@@ -152,8 +152,9 @@ def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None
             try:
                 grads_in = (node._run(buf, create_graph, root_arrays) if graph._hook is None
                             else graph._hook.node(node, buf, create_graph, root_arrays))
-            except Exception:
+            except Exception as e:
                 warn_failed(node)
+                _grad_shapes.reraise_numpy(e)
                 raise
             if node._hooks:  # its hooks see None along edges to nodes that need not run
                 grads_in = tuple(g if e is not None and e[0] in needed else None
@@ -260,8 +261,9 @@ def _run_all(heap, buffers, retain_graph, create_graph, root_arrays):
         try:
             grads_in = (node._run(buf, create_graph, root_arrays) if hook is None else
                         hook.node(node, buf, create_graph, root_arrays))
-        except Exception:
+        except Exception as e:
             warn_failed(node)
+            _grad_shapes.reraise_numpy(e)
             raise
         if _anomaly["enabled"] or node._hooks:
             grads_in = _after_node(node, grads_in, buf, retain_graph)
