@@ -11,7 +11,6 @@ from .. import _dtype, backend
 from . import graph
 from .grad_mode import _state as _grad_state
 
-
 _BROADCAST = (re.compile(r"operands could not be broadcast together with shapes "
                          r"\(([\d, ]*)\) \(([\d, ]*)\) ?$"),
               re.compile(r"Mismatch is between arg \d+ with shape \(([\d, ]*)\) and arg \d+ "
