@@ -283,8 +283,27 @@ class CrossEntropyIndex(Op):
         x = self.saved_inputs()  # kept by the backward op only when it is itself recorded
         saved = {k: self.saved(k) for k in ("e", "s", "idx", "flat", "from_log", "a", "b", "c",
                                             "w_b", "factor")}
-        saved["nan_at"] = self._check_saved()["extra"].get("nan_at")
+        extra = self._check_saved()["extra"]
+        saved["nan_at"] = extra.get("nan_at")
+        saved["ignored"] = extra.get("ignored")
         return CrossEntropyIndexBackward.apply(grad, x, **saved), None
+
+
+def _zero_weight_signs(out, wt, sc, idx, ignored):
+    """torch's signed zeros in the rows of a weight-0 target (no smoothing): its log-softmax
+    backward of nll's gradient leaves +0 off the target and -(w g), that is -0 for g >= 0,
+    at a counted target (+0 at an ignored one). ``a p - b onehot`` with a = b = 0 gives
+    -0 off the target where g < 0 and +0 at it. Rewrites those rows of ``out`` in place."""
+    dead = wt == 0
+    if not dead.any():
+        return
+    np.moveaxis(out, 1, -1)[dead] = 0
+    if ignored is not None:
+        dead &= ~ignored
+        if not dead.any():
+            return
+    signed = np.negative(np.broadcast_to(sc * wt, wt.shape)[dead])
+    out[tuple(np.broadcast_to(i, wt.shape)[dead] for i in idx)] = signed
 
 
 class CrossEntropyIndexBackward(Op):
@@ -314,6 +333,8 @@ class CrossEntropyIndexBackward(Op):
             flat_out[self.flat] -= _times(sc, self.b)
         if self.c is not None:
             out -= _times(_along_classes(sc * self.c), self.w_b)
+        elif self.a is not None and type(out) is np.ndarray:
+            _zero_weight_signs(out, self.a, sc, idx, getattr(self, "ignored", None))
         if getattr(self, "nan_at", None) is not None:  # counted rows of a 0/0 mean
             np.moveaxis(out, 1, -1)[self.nan_at] = np.nan
         self.e = self.s = self.from_log = None  # a recorded node must not keep them alive

@@ -8,6 +8,7 @@ different phrasings per function (users and tests match on them).
 import numpy as np
 
 from ... import _dtype
+from ...backend import is_device_array
 
 _WORDS = {1: "one", 2: "two", 3: "three"}
 _DIM_LETTERS = {1: ("W",), 2: ("H", "W"), 3: ("T", "H", "W")}
@@ -38,6 +39,29 @@ def require_dtype(kernel, input, allow_int):
     kind = _dtype.np_kind(input._array.dtype)
     if kind == "f" or (allow_int and kind in "iu"):
         return
+    raise not_implemented(kernel, input)
+
+
+def channels_last_name(kernel, input):
+    """torch's CPU 2-d pooling kernels for a channels-last input carry their own names in
+    its dtype errors (``max_pool2d_channels_last``)."""
+    if input.dim() == 4:
+        from ._memory_format import suggest
+
+        if suggest(input) is not None:
+            return kernel + "_channels_last"
+    return kernel
+
+
+def require_avg_dtype(nd, input):
+    """torch's CPU average pooling exists for floating types and int64 only, 3-d not for
+    float16/bfloat16; 1-d runs through the 2-d kernel (its name in the error)."""
+    if is_device_array(input._array):
+        return require_dtype(f"avg_pool{nd}d", input, True)
+    dt = input._array.dtype
+    if dt == np.int64 or (_dtype.np_kind(dt) == "f" and (nd < 3 or dt.itemsize > 2)):
+        return
+    kernel = "avg_pool3d_out_frame" if nd == 3 else channels_last_name("avg_pool2d", input)
     raise not_implemented(kernel, input)
 
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from ... import _dtype, _sampling
 from ...autograd.graph import rename_node
-from ...backend import xp_of
+from ...backend import is_device_array, xp_of
 from ...ops import pool_windows as _windows
 from ...ops import pooling as _ops
 from . import _adaptive_avg as _adaptive_avg_op
@@ -37,7 +37,12 @@ def _adaptive_input(fn, nd, input, is_max):
                 raise RuntimeError(f"{fn}(): Expected input to have non-zero size for non-batch "
                                    f"dimensions, but input has sizes {_impl.shape_str(shape)} "
                                    f"with dimension {d} being empty")
-    _impl.require_dtype(fn, input, False)
+    kernel = fn
+    if not is_device_array(input._array):  # torch's CPU kernels' names (1-d runs as 2-d)
+        kind = "max" if is_max else "avg"
+        kernel = f"adaptive_{kind}_pool3d_cpu" if nd == 3 else \
+            _impl.channels_last_name(f"adaptive_{kind}_pool2d", input)
+    _impl.require_dtype(kernel, input, False)
 
 
 def _adaptive_max(nd, input, output_size, return_indices):
@@ -138,6 +143,10 @@ def _adaptive_avg(nd, input, output_size, layout=True):
         body = ", ".join(str(v) for v in shown[:-1]) + sep + str(shown[-1])
         raise RuntimeError(f"{name}: elements of output_size must be greater than or equal to 0 "
                            f"but received {{{body}}}")
+    if all(o == 1 for o in out) and not (input.dtype.is_floating_point or input.dtype.is_complex):
+        # torch takes a global pooling as a mean, whose dtype check comes first
+        raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a "
+                           f"floating point or complex dtype. Got: {_impl.type_name(input.dtype)}")
     _adaptive_input(fn, nd, input, False)
     x, added = batched(input, nd)
     fmt = _mf.batched_format(x, added) if layout else None

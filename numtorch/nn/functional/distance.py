@@ -121,6 +121,11 @@ def pdist(input, p=2):
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
     n = input.shape[0]
+    if input.dtype in (_dtype.float16, _dtype.bfloat16) and n > 1 and input.shape[1] and \
+            not backend.is_device_array(input._array):
+        # torch's CPU kernel has no 16-bit floats
+        raise NotImplementedError(f'"pdist" not implemented for '
+                                  f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
     i, j = np.triu_indices(n, 1)
     xp = backend.xp_of(input._array)
     i, j = _make(xp.asarray(i)), _make(xp.asarray(j))

@@ -13,6 +13,7 @@ from ..._tensor import _make
 from ...autograd.grad_mode import is_grad_enabled, no_grad
 from ...autograd.graph import channels_last_layout, ops_traced, rename_node
 from ..._creation import zeros
+from ...backend import is_device_array
 from ...ops import addcmul, cat, div
 from ...ops.norm_device import running_update as _running_update_device
 from ...ops import norm_batch as _norm_batch
@@ -553,7 +554,15 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
                          f"{input.ndim} dimensions)")
     if input.numel() == 0:
         return input
-    _check_float("avg_pool2d", input)
+    exact = input.dtype == _dtype.int64  # torch's CPU average pooling takes int64 (truncating)
+    if is_device_array(input._array):
+        _check_float("avg_pool2d", input)
+    elif input.ndim == 3:
+        if not exact:
+            _check_float("avg_pool2d", input)
+    elif not (exact or input.dtype in (_dtype.float32, _dtype.float64)):
+        raise NotImplementedError(f'"avg_pool3d_out_frame" not implemented for '
+                                  f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
     sq = input * input
     shape = tuple(input.shape)
     before, after = size // 2, (size - 1) // 2
@@ -568,7 +577,10 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     window = padded.narrow(1, 0, channels)
     for j in range(1, size):  # a loop over the window, never over elements
         window = window + padded.narrow(1, j, channels)
-    div_ = (window * (alpha / size) + k).pow(beta)
+    if exact:  # the window mean of the squares is an integer division, as torch's
+        div_ = (window.div(size, rounding_mode="trunc") * alpha + k).pow(beta)
+    else:
+        div_ = (window * (alpha / size) + k).pow(beta)
     return input / div_
 
 

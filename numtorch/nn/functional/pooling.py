@@ -56,7 +56,8 @@ def _max_pool(fn, nd, input, kernel_size, stride, padding, dilation, ceil_mode, 
         elif input.dim() not in (nd + 1, nd + 2):
             raise RuntimeError(f"non-empty {nd + 1}D or {nd + 2}D (batch mode) tensor expected "
                                f"for input")
-        _impl.require_dtype(fn, input, True)
+        _impl.require_dtype(_impl.channels_last_name(fn, input) if nd == 2 else fn, input,
+                            True)
         name = "max_pool3d_with_indices_out_cpu_template" if nd == 3 else fn
         out = _impl.pool_geometry(name, tuple(input.shape), kernel, stride, padding, dilation,
                                   ceil_mode, True)
@@ -195,7 +196,7 @@ def _avg_pool(fn, nd, input, kernel_size, stride, padding, ceil_mode, count_incl
         raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
-    _impl.require_dtype(fn, input, True)
+    _impl.require_avg_dtype(nd, input)
     out = _impl.pool_geometry(fn, tuple(input.shape), kernel, stride, padding, (1,) * nd,
                               ceil_mode, False)
     x, added = batched(input, nd)

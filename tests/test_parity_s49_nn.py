@@ -1,0 +1,110 @@
+"""Session 49 NN parity tests: oracle comparisons with real torch at test time."""
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import numtorch
+import numtorch.nn.functional as NF
+
+
+def _nt(t, grad=False):
+    """A numtorch copy of torch tensor ``t`` (same dtype and values, row-major)."""
+    a = t.detach()
+    if a.dtype == torch.bfloat16:
+        out = numtorch.tensor(a.float().numpy()).to(numtorch.bfloat16)
+    else:
+        out = numtorch.tensor(a.numpy())
+    return out.requires_grad_() if grad else out
+
+
+def _outcome(fn, lib):
+    """(dtype name, values) of ``fn(lib)``, or (exception class name, message)."""
+    try:
+        out = fn(lib)
+    except Exception as e:  # noqa: BLE001 - the exception is the outcome compared
+        return type(e).__name__, str(e)
+    return str(out.dtype).split(".")[-1], out.detach().float().numpy().tolist()
+
+
+# -- cross entropy: torch's signed zeros in the rows of weight-0 or ignored targets ----------
+CE_CASES = [
+    ("weight", {"weight": [0.0, 1.0, 1.0, 1.0]}),
+    ("ignore", {"ignore_index": 0}),
+    ("weight-ignore", {"weight": [0.0, 1.0, 2.0, 1.0], "ignore_index": 1}),
+    ("all-zero-weight", {"weight": [0.0, 0.0, 0.0, 0.0]}),
+]
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("case", CE_CASES, ids=[c[0] for c in CE_CASES])
+def test_cross_entropy_zero_weight_grad_signs(case, reduction, sign):
+    kw = dict(case[1])
+    gen = torch.Generator().manual_seed(3)
+    x = torch.randn(5, 4, generator=gen, requires_grad=True)
+    t = torch.tensor([0, 1, 2, 0, 3])
+    tkw = {k: (torch.tensor(v) if k == "weight" else v) for k, v in kw.items()}
+    (sign * torch.nn.functional.cross_entropy(x, t, reduction=reduction, **tkw)).sum().backward()
+    xs = _nt(x, True)
+    nkw = {k: (numtorch.tensor(v) if k == "weight" else v) for k, v in kw.items()}
+    (sign * NF.cross_entropy(xs, numtorch.tensor([0, 1, 2, 0, 3]), reduction=reduction,
+                             **nkw)).sum().backward()
+    ref, got = x.grad.numpy(), xs.grad.numpy()
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-7, equal_nan=True)
+    zeros = ref == 0
+    assert (np.signbit(got[zeros]) == np.signbit(ref[zeros])).all()
+
+
+# -- pooling / local response norm / pdist dtype support on the CPU ---------------------------
+def _cl(lib, t):
+    return t.to(memory_format=lib.channels_last)
+
+
+POOL_FNS = {
+    "avg1": lambda lib, x: lib.nn.functional.avg_pool1d(x.reshape(1, 2, -1), 3),
+    "avg2": lambda lib, x: lib.nn.functional.avg_pool2d(x.reshape(1, 2, 4, -1), 2, stride=1,
+                                                        padding=1),
+    "avg2-div": lambda lib, x: lib.nn.functional.avg_pool2d(x.reshape(1, 2, 4, -1), 2,
+                                                            divisor_override=3),
+    "avg2-cl": lambda lib, x: lib.nn.functional.avg_pool2d(_cl(lib, x.reshape(1, 2, 4, -1)), 2),
+    "avg3": lambda lib, x: lib.nn.functional.avg_pool3d(x.reshape(1, 2, 2, 2, -1), 2),
+    "aavg1": lambda lib, x: lib.nn.functional.adaptive_avg_pool1d(x.reshape(1, 2, -1), 3),
+    "aavg1-global": lambda lib, x: lib.nn.functional.adaptive_avg_pool1d(x.reshape(1, 2, -1), 1),
+    "aavg2-cl": lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(
+        _cl(lib, x.reshape(1, 2, 4, -1)), 3),
+    "aavg2-global": lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(
+        x.reshape(1, 2, 4, -1), 1),
+    "aavg3": lambda lib, x: lib.nn.functional.adaptive_avg_pool3d(x.reshape(1, 2, 2, 2, -1), 2),
+    "amax1": lambda lib, x: lib.nn.functional.adaptive_max_pool1d(x.reshape(1, 2, -1), 3),
+    "amax3": lambda lib, x: lib.nn.functional.adaptive_max_pool3d(x.reshape(1, 2, 2, 2, -1), 2),
+    "max2-cl": lambda lib, x: lib.nn.functional.max_pool2d(_cl(lib, x.reshape(1, 2, 4, -1)), 2),
+    "lp1": lambda lib, x: lib.nn.functional.lp_pool1d(x.reshape(1, 2, -1), 2, 3),
+    "lp3": lambda lib, x: lib.nn.functional.lp_pool3d(x.reshape(1, 2, 2, 2, -1), 1, 2),
+    "lrn3": lambda lib, x: lib.nn.functional.local_response_norm(x.reshape(1, 4, -1), 3,
+                                                                 alpha=1.0, beta=1.0),
+    "lrn4": lambda lib, x: lib.nn.functional.local_response_norm(x.reshape(1, 4, 2, -1), 2,
+                                                                 alpha=0.5, beta=0.75, k=2.0),
+    "lrn5": lambda lib, x: lib.nn.functional.local_response_norm(x.reshape(1, 4, 2, 2, -1), 3),
+    "pdist": lambda lib, x: lib.nn.functional.pdist(x.reshape(4, -1)),
+    "pdist-one-row": lambda lib, x: lib.nn.functional.pdist(x.reshape(1, -1)),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "int64", "int32", "uint8", "bool"])
+@pytest.mark.parametrize("name", sorted(POOL_FNS))
+def test_pooling_dtype_support(name, dtype):
+    fn = POOL_FNS[name]
+    base = torch.arange(-3, 13).float()
+    if dtype in ("uint8", "bool"):
+        base = base.abs()
+    x = base.to(getattr(torch, dtype))
+    ref = _outcome(lambda lib: fn(lib, x), torch)
+    got = _outcome(lambda lib: fn(lib, _nt(x)), numtorch)
+    assert got[0] == ref[0]
+    if isinstance(ref[1], str):
+        assert got[1] == ref[1]
+    else:
+        np.testing.assert_allclose(np.asarray(got[1], dtype=np.float64),
+                                   np.asarray(ref[1], dtype=np.float64), rtol=2e-6)
