@@ -143,3 +143,50 @@ def test_unpack_hook_wrong_shape_autograd_grad():
         return lib.autograd.grad(y.sum(), x)
 
     _check(run)
+
+
+# -- backward/grad argument checks: per-pair checks come before the count check --------------
+def _x2(lib):
+    return lib.tensor([1., 2.], requires_grad=True)
+
+
+ARG_CASES = {
+    "backward_shape_before_count": lambda lib, x: lib.autograd.backward(
+        [(x * 2).sum(), (x * 3).sum()], [lib.ones(2)]),
+    "grad_shape_before_count": lambda lib, x: lib.autograd.grad(
+        [(x * 2).sum(), (x * 3).sum()], [x], [lib.ones(2)]),
+    "grad_implicit_before_count": lambda lib, x: lib.autograd.grad([x * 2, x * 3], x, [None]),
+    "grad_mismatch_before_count": lambda lib, x: lib.autograd.grad(
+        [x * 2, x * 3], x, [lib.ones(3)]),
+    "count_after_good_pairs": lambda lib, x: lib.autograd.grad(
+        [(x * 2).sum(), (x * 3).sum()], x, [lib.ones(())]),
+    "extra_grads_ignored": lambda lib, x: lib.autograd.grad(
+        [(x * 2).sum()], x, [lib.ones(()), lib.ones(3)]),
+    "grad_number_not_iterable": lambda lib, x: lib.autograd.grad((x * 2).sum(), x, 5),
+    "backward_number_not_iterable": lambda lib, x: lib.autograd.backward((x * 2).sum(), 5),
+    "grad_list_in_list": lambda lib, x: lib.autograd.grad([(x * 2).sum()], x, [[1.0]]),
+    "backward_float_in_list": lambda lib, x: lib.autograd.backward([(x * 2).sum()], [2.0]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ARG_CASES))
+def test_backward_grad_argument_checks(name):
+    _check(lambda lib: ARG_CASES[name](lib, _x2(lib)))
+
+
+def _dup_inputs(lib, how):
+    x = _x2(lib)
+    y = x * 1
+    y.retain_grad()
+    if how == "tensor_backward":
+        (x * 2).backward(lib.ones(2), inputs=[x, x])
+    elif how == "autograd_backward":
+        lib.autograd.backward([(x * 2).sum(), (x * 3).sum()], inputs=[x, x])
+    else:
+        (y * 3).sum().backward(inputs=[y, x, y])
+    return x.grad, y.grad
+
+
+@pytest.mark.parametrize("how", ["tensor_backward", "autograd_backward", "non_leaf"])
+def test_backward_inputs_named_twice(how):
+    _check(lambda lib: _dup_inputs(lib, how))

@@ -22,6 +22,24 @@ def _as_tuple(x):
     return tuple(x)  # any other iterable, as torch takes it: model.parameters(), a set
 
 
+def _grads_tuple(x):
+    """The gradients argument as torch reads it: a tensor, or an iterable of them (a bare
+    number is refused: 'int' object is not iterable)."""
+    if x is None:
+        return None
+    if isinstance(x, (graph.Tensor, graph.GradientEdge)):
+        return (x,)
+    return tuple(x)
+
+
+def _count_mismatch(outputs, grads, fn_name):
+    """torch checks each (output, gradient) pair before it counts them."""
+    from . import _grad_shapes
+
+    _grad_shapes.root_grads(outputs, grads, False, fn_name)
+    raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+
+
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None):
     """Accumulate gradients of ``tensors`` w.r.t. graph leaves into their ``.grad``.
@@ -41,12 +59,12 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     if grad_variables is not None:
         grad_tensors = grad_variables
     outputs = _as_tuple(tensors)
-    grads = _as_tuple(grad_tensors)
+    grads = _grads_tuple(grad_tensors)
     if grads is None:
         grads = (None,) * len(outputs)
     grads = grads[:len(outputs)]  # torch pairs them up and ignores the extra gradients
     if len(grads) != len(outputs):  # (an empty list is no gradient at all, not None)
-        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+        _count_mismatch(outputs, grads, "backward")
     ins = _as_tuple(inputs)
     if ins is not None and len(ins) == 0:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
@@ -90,13 +108,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     ins = _as_tuple(inputs)
     if ins is not None and len(ins) == 0:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    grads = _as_tuple(grad_outputs)
+    grads = _grads_tuple(grad_outputs)
     if grads is None:
         grads = (None,) * len(outs)
     if len(grads) > len(outs):  # torch pairs them up and ignores the extra gradients
         grads = grads[:len(outs)]
     if len(grads) != len(outs):
-        raise RuntimeError(f"got {len(outs)} tensors and {len(grads)} gradients")
+        _count_mismatch(outs, grads, "grad")
     res = engine.run_backward(outs, grads, retain_graph, create_graph, inputs=ins,
                               allow_unused=allow_unused, accumulate=False, fn_name="grad")
     if materialize_grads:

@@ -54,7 +54,7 @@ def root_grads(outputs, grad_outputs, create_graph, fn_name):
             g = graph._make(_ones_like(out._array))
         else:
             if not isinstance(g, graph.Tensor):
-                raise TypeError(f"{fn_name}: grad_outputs must be Tensors or None, but got "
+                raise TypeError(f"gradients can be either Tensors or None, but got "
                                 f"{type(g).__name__}")
             if g._array.shape != out._array.shape:
                 raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "

@@ -169,8 +169,11 @@ def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None
                                "been used in the graph. Set allow_unused=True if this is the "
                                "desired behavior.")
     if accumulate:
+        done = set()  # a tensor named twice in ``inputs`` gets its gradient once, as torch's
         for k, (t, g) in enumerate(zip(inputs, captured)):
-            if g is not None and k not in retained and not isinstance(t, GradientEdge):
+            if g is not None and k not in retained and not isinstance(t, GradientEdge) \
+                    and id(t) not in done:
+                done.add(id(t))
                 _accumulate_into(t, g, create_graph)
         return None
     return captured
@@ -237,7 +240,13 @@ def _edge_roots(outputs, grad_outputs, create_graph, fn_name):
 
 def _run_all(heap, buffers, retain_graph, create_graph, root_arrays):
     """Run every node reached from the heap's roots (plain ``backward()``: no inputs to
-    capture), in decreasing creation order; the hot loop of the engine."""
+    capture), in decreasing creation order; the hot loop of the engine.
+
+    Without ``create_graph``, the gradients an op's ``backward_arrays`` makes travel on as bare
+    NumPy arrays (no Tensor made per edge) to the next op's ``backward_arrays`` and into a
+    leaf's ``.grad``; a buffer is made of Tensors (``_as_tensors``) before anything else reads
+    it: hooks, the profiler, a composed ``backward``.
+    """
     pop, push = heapq.heappop, heapq.heappush
     owned = set()
     node = pop(heap)[2]
@@ -245,9 +254,11 @@ def _run_all(heap, buffers, retain_graph, create_graph, root_arrays):
         buf = buffers[node]
         buffers[node] = _RAN  # from now on a gradient reaching it would be lost
         if node._pre_hooks or node._retain or node._node_pre_hooks:
-            run_pre_hooks(node, buf)
+            run_pre_hooks(node, _as_tensors(buf))
         hook = graph._hook
         if type(node) is AccumulateGrad:
+            if hook is not None or node._hooks:
+                _as_tensors(buf)
             if hook is None:
                 node._run(buf, create_graph, root_arrays)
             else:
@@ -259,14 +270,21 @@ def _run_all(heap, buffers, retain_graph, create_graph, root_arrays):
             node = pop(heap)[2]
             continue
         try:
-            grads_in = (node._run(buf, create_graph, root_arrays) if hook is None else
-                        hook.node(node, buf, create_graph, root_arrays))
+            if hook is None and not create_graph and type(node)._run is _OP_RUN and \
+                    node._n_out == 1 and node.backward_arrays is not None and \
+                    not _anomaly["enabled"]:
+                grads_in = _first_order(node, buf[0])
+            else:
+                _as_tensors(buf)
+                grads_in = (node._run(buf, create_graph, root_arrays) if hook is None else
+                            hook.node(node, buf, create_graph, root_arrays))
         except Exception as e:
             warn_failed(node)
             _grad_shapes.reraise_numpy(e)
             raise
         if _anomaly["enabled"] or node._hooks:
-            grads_in = _after_node(node, grads_in, buf, retain_graph)
+            grads_in = _after_node(node, tuple(_as_tensors(list(grads_in))), _as_tensors(buf),
+                                   retain_graph)
         elif not retain_graph and node._saved is not None:
             node._release()
         i = 0
@@ -277,10 +295,10 @@ def _run_all(heap, buffers, retain_graph, create_graph, root_arrays):
         for e in node._edges:
             g = grads_in[i]
             if e is not None and g is not None:
-                a = g._array
+                a = g if type(g) is np.ndarray else g._array
                 m = meta[i]
                 if a.shape != m[0] or (a.dtype is not m[1] and a.dtype != m[1]):
-                    g = _grad_shapes.fit(g, m, node, i)
+                    g = _grad_shapes.fit(graph._make(a) if a is g else g, m, node, i)
                 child, nr = e
                 b = buffers.get(child)
                 if b is None:
@@ -308,6 +326,42 @@ def _run_all(heap, buffers, retain_graph, create_graph, root_arrays):
             node = pop(heap)[2]
         else:
             return
+
+
+def _first_order(node, g):
+    """``Op._run`` for a one-output op without a graph to build (its ``backward_arrays``), the
+    gradient ``g`` and the results bare NumPy arrays where they are ones (see ``_run_all``)."""
+    if g is None:
+        return (None,) * len(node._edges)
+    res = node.backward_arrays(g if type(g) is np.ndarray else g._array)
+    if type(res) is np.ndarray:
+        return (res,)
+    if res is NotImplemented:  # a case left to the composed backward
+        res = node.backward(graph._make(g) if type(g) is np.ndarray else g)
+        return res if type(res) is tuple else (res,)
+    if type(res) is not tuple:
+        return (_wrapped(node, res),)
+    for a in res:
+        if a is not None and type(a) is not np.ndarray:
+            return tuple(a if a is None or type(a) is np.ndarray else _wrapped(node, a)
+                         for a in res)
+    return res
+
+
+def _wrapped(node, a):
+    """A gradient that ``backward_arrays`` gave as another array than NumPy's as a Tensor."""
+    return graph._make(a if type(a) is backend.DEVICE_ARRAY else graph._as_array(node, a))
+
+
+def _as_tensors(grads):
+    """The list ``grads`` with its bare arrays made Tensors, in place (and returned)."""
+    for i, g in enumerate(grads):
+        if type(g) is np.ndarray:
+            grads[i] = graph._make(g)
+    return grads
+
+
+_OP_RUN = graph.Op._run
 
 
 def _after_node(node, grads_in, buf, retain_graph):
@@ -388,6 +442,10 @@ def _accumulate(prev, g, owned, key):
     """``prev + g`` for a gradient buffer when no graph is built: the first sum makes a new
     array, which later gradients are added into in place (the engine owns it; an array handed
     in by an op or a hook may be shared, so it is never written)."""
+    if type(prev) is np.ndarray:  # (bare arrays from the first-order path)
+        prev = graph._make(prev)
+    if type(g) is np.ndarray:
+        g = graph._make(g)
     if type(prev) is not graph.Tensor or type(g) is not graph.Tensor:
         if prev.is_sparse or g.is_sparse:  # (an embedding's sparse=True gradient)
             owned.discard(key)
