@@ -182,7 +182,10 @@ class AccumulateGrad(Node):
         t = self._variable()
         if g is None or t is None:
             return ()
-        accumulate(t, g, create_graph, root_arrays)
+        if type(g) is np.ndarray:  # a bare array from the engine's first-order path
+            accumulate_array(t, g, root_arrays)
+        else:
+            accumulate(t, g, create_graph, root_arrays)
         if self._post_acc_hooks:
             from .hooks import run_post_accumulate_hooks
 
@@ -219,10 +222,17 @@ def accumulate(t, g, create_graph, root_arrays=None):
             g = g.to(extra["grad_dtype"])
         t._grad = g if old is None else old + g
         return
-    arr = g._array
     if root_arrays is None:
-        add_to_grad(t, _copy_layout(arr))
+        add_to_grad(t, _copy_layout(g._array))
         return
+    accumulate_array(t, g._array, root_arrays)
+
+
+def accumulate_array(t, arr, root_arrays):
+    """``accumulate`` of the dense gradient array ``arr`` while no graph is built (the engine
+    hands its first-order gradients over as bare NumPy arrays)."""
+    if type(t._grad) not in _DENSE_GRAD and _sparse_accumulate(t, _make(arr), False):
+        return  # (into a sparse .grad)
     if t._grad is None and not _same_layout(arr, t._array):
         from ._grad_layout import copy_as
 
