@@ -159,6 +159,8 @@ def _bag_offsets(input, offsets, include_last_offset, per_sample_weights):
         if starts.size and starts[-1] > input.shape[0]:
             raise RuntimeError(f"offsets[-1] can not be greater than input's length "
                                f"{input.shape[0]} but got offsets[-1] of {int(starts[-1])}")
+        if include_last_offset and not starts.size:
+            raise RuntimeError("include_last_offset: number of offset should be at least 1")
         end = input.shape[0]
         if include_last_offset and starts.size:
             # CSR offsets: the last one closes the last bag (entries past it are unused)
