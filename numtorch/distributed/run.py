@@ -60,7 +60,8 @@ def get_args_parser():
     _flag(p, "rdzv-id", type=str, default="none")
     _flag(p, "rdzv-conf", type=str, default="")
     p.add_argument("--standalone", action="store_true", help="single machine, free port")
-    _flag(p, "max-restarts", type=int, default=0, help="accepted; runs are not restarted")
+    _flag(p, "max-restarts", type=int, default=0,
+          help="restart every rank this many times at most when one fails")
     _flag(p, "monitor-interval", type=float, default=0.1)
     _flag(p, "start-method", type=str, default="spawn", choices=["spawn", "fork", "forkserver"])
     p.add_argument("--role", type=str, default="default")
@@ -162,8 +163,11 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def build_command(args, run_dir):
-    """The mpiexec command line and the environment for a parsed argument namespace."""
+def build_command(args, run_dir, restart_count=0):
+    """The mpiexec command line and the environment for a parsed argument namespace.
+
+    ``restart_count``: how many times the ranks were restarted before this start (exported
+    as TORCHELASTIC_RESTART_COUNT)."""
     nproc = _nproc(args.nproc_per_node)
     nnodes = _nnodes(args.nnodes)
     mpiexec = find_mpiexec()
@@ -203,7 +207,7 @@ def build_command(args, run_dir):
         "GROUP_WORLD_SIZE": str(nnodes),
         "ROLE_NAME": args.role,
         "TORCHELASTIC_RUN_ID": args.rdzv_id if args.rdzv_id != "none" else uuid.uuid4().hex,
-        "TORCHELASTIC_RESTART_COUNT": "0",
+        "TORCHELASTIC_RESTART_COUNT": str(restart_count),
         "TORCHELASTIC_MAX_RESTARTS": str(args.max_restarts),
         "TORCHELASTIC_SIGNALS_TO_HANDLE": "SIGTERM,SIGINT,SIGHUP,SIGQUIT",
         "TORCHELASTIC_USE_AGENT_STORE": "False",  # no torch store: the rendezvous is MPI's
@@ -211,6 +215,7 @@ def build_command(args, run_dir):
     })
     if nproc > 1 and "OMP_NUM_THREADS" not in os.environ:
         env["OMP_NUM_THREADS"] = "1"
+    if nproc > 1 and "OMP_NUM_THREADS" not in os.environ and restart_count == 0:
         print("*****************************************\nSetting OMP_NUM_THREADS environment "
               "variable for each process to be 1 in default, to avoid your system being "
               "overloaded, please further tune the variable for optimal performance in your "
@@ -285,36 +290,67 @@ def summary(script, records):
 
 
 def run(args):
-    """Start the job described by ``args`` and wait for it; returns the exit status."""
+    """Start the job described by ``args`` and wait for it; returns the exit status.
+
+    When a rank fails and restarts are left (``--max-restarts``), every rank is stopped and
+    the whole group is started again with TORCHELASTIC_RESTART_COUNT one higher, as
+    torchrun's agent does; the failure report comes only when no restart is left."""
     if args.node_rank > 0 and not (args.hosts or args.hostfile):
         print(f"numtorch.distributed.run: node rank {args.node_rank}: with MPI the launcher on "
               "node 0 starts the ranks of every node (pass --hosts or --hostfile there); "
               "nothing to do here", file=sys.stderr)
         return 0
+    max_restarts = max(args.max_restarts, 0)
+    for restart_count in range(max_restarts + 1):
+        last = restart_count == max_restarts
+        status, records = _run_once(args, restart_count, last)
+        if status == 0 or last:
+            break
+        left = max_restarts - restart_count
+        print(f"numtorch.distributed.run: [{args.role}] worker group FAILED "
+              f"({_failed_ranks(records)}). {left}/{max_restarts} attempts left; will restart "
+              "worker group", file=sys.stderr)
+    report = summary(args.training_script, records)
+    if report:
+        print(report, file=sys.stderr)
+        return 1
+    return status
+
+
+def _failed_ranks(records):
+    ranks = sorted(r["rank"] for r in records.values() if r["exitcode"] != 0)
+    return "failed rank(s): " + (", ".join(map(str, ranks)) if ranks else "mpiexec")
+
+
+def _run_once(args, restart_count, last):
+    """One start of every rank: (0 or 1, the ranks' exit records).
+
+    With restarts left (``last`` false) a failed rank stops the others at once; on the last
+    attempt they get ``--failure-grace`` seconds to report it first."""
     keep = args.log_dir is not None
     run_dir = tempfile.mkdtemp(prefix="numtorch_run_", dir=args.log_dir)
     try:
-        cmd, env = build_command(args, run_dir)
+        cmd, env = build_command(args, run_dir, restart_count)
         proc = subprocess.Popen(cmd, env=env)
         stop = _forward_signals(proc)
+        grace = args.failure_grace if last else 0.0
         first_failure = None
         while proc.poll() is None:
             time.sleep(args.monitor_interval)
-            if first_failure is None:
-                if any(r["exitcode"] != 0 for r in _records(run_dir).values()):
-                    first_failure = time.monotonic()
-            elif time.monotonic() - first_failure > args.failure_grace:
+            if first_failure is None and any(
+                    r["exitcode"] != 0 for r in _records(run_dir).values()):
+                first_failure = time.monotonic()
+            if first_failure is not None and time.monotonic() - first_failure >= grace:
                 proc.send_signal(signal.SIGINT)  # hydra stops every remaining rank
                 try:
                     proc.wait(10)
                 except subprocess.TimeoutExpired:
                     proc.kill()
+                    proc.wait()
         stop()
-        report = summary(args.training_script, _records(run_dir))
-        if report:
-            print(report, file=sys.stderr)
-            return 1
-        return 0 if proc.returncode == 0 else 1
+        records = _records(run_dir)
+        failed = proc.returncode != 0 or any(r["exitcode"] != 0 for r in records.values())
+        return (1 if failed else 0), records
     finally:
         if not keep:
             shutil.rmtree(run_dir, ignore_errors=True)
