@@ -190,3 +190,37 @@ def _dup_inputs(lib, how):
 @pytest.mark.parametrize("how", ["tensor_backward", "autograd_backward", "non_leaf"])
 def test_backward_inputs_named_twice(how):
     _check(lambda lib: _dup_inputs(lib, how))
+
+
+# -- node hooks that put a gradient where there is none -----------------------------------------
+def _hook_fills_none(lib, kind):
+    x = lib.tensor([1., 2.], requires_grad=True)
+    if kind == "prehook_unused_output":
+        a, b = x.unbind()
+        a.grad_fn.register_prehook(
+            lambda gs: tuple(lib.ones(()) if g is None else g for g in gs))
+        a.backward()
+    elif kind == "hook_scalar_input":
+        y = x * 2
+        y.grad_fn.register_hook(lambda gi, go: (gi[0], gi[0]))
+        y.sum().backward()
+    elif kind == "hook_input_without_grad":
+        y = x * lib.tensor([1., 2.])
+        y.grad_fn.register_hook(lambda gi, go: (gi[0], lib.ones(2)))
+        y.sum().backward()
+    elif kind == "hook_input_not_needed":
+        y = x * lib.tensor([1., 2.], requires_grad=True)
+        y.grad_fn.register_hook(lambda gi, go: (gi[0], lib.ones(2)))
+        lib.autograd.grad(y.sum(), x)
+    else:  # replacing a real gradient, and None for None: fine
+        y = x * 2
+        y.grad_fn.register_hook(lambda gi, go: (gi[0] * 3, None))
+        y.sum().backward()
+    return x.grad
+
+
+@pytest.mark.parametrize("kind", ["prehook_unused_output", "hook_scalar_input",
+                                  "hook_input_without_grad", "hook_input_not_needed",
+                                  "hook_replaces_real"])
+def test_node_hook_cannot_fill_none(kind):
+    _check(lambda lib: _hook_fills_none(lib, kind))

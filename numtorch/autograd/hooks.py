@@ -46,7 +46,12 @@ def _checked_tuple(hook, values, old):
     if len(values) != len(old):
         raise RuntimeError(f"hook '{_hook_name(hook)}' has returned an incorrect number of "
                            f"values (got {len(values)}, but expected {len(old)})")
-    return tuple(None if v is None else _checked(hook, v, o) for v, o in zip(values, old))
+    out = []
+    for v, o in zip(values, old):
+        if v is not None and o is None:  # (an input without a gradient, as torch refuses)
+            raise RuntimeError("can't replace a None gradient with a non-None value")
+        out.append(None if v is None else _checked(hook, v, o))
+    return tuple(out)
 
 
 def run_pre_hooks(node, buf, node_runs=True):
