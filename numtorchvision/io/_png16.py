@@ -69,26 +69,36 @@ def missing_rows(data):
 
 
 # libpng's rgb_to_gray weights as torchvision sets them (0.2989, 0.587), in 1/32768ths
-_RED, _GREEN = 9794, 19235
+# (libpng truncates 0.2989 * 32768 and 0.587 * 32768; blue takes the rest)
+_RED, _GREEN = 9794, 19234
 _BLUE = 32768 - _RED - _GREEN
 
 
-def _gray(rgb):
+def _gray(rgb, bits):
+    """libpng's rgb_to_gray without gamma: 16-bit samples are rounded, 8-bit ones truncated
+    (its historical rule), and a grey pixel (r == g == b) keeps its level."""
     r, g, b = (rgb[..., i].astype(np.int64) for i in range(3))
-    mixed = (_RED * r + _GREEN * g + _BLUE * b + 16384) >> 15
-    return np.where((r == g) & (g == b), r, mixed).astype(np.uint16)[..., None]
+    mixed = (_RED * r + _GREEN * g + _BLUE * b + (16384 if bits == 16 else 0)) >> 15
+    return np.where((r == g) & (g == b), r, mixed).astype(rgb.dtype)[..., None]
 
 
-def convert(levels, mode):
-    """``levels`` (H, W, C uint16) in the channel layout ``mode`` asks for ("GRAY",
-    "GRAY_ALPHA", "RGB", "RGB_ALPHA" or "UNCHANGED"), as libpng's transforms make it."""
+def with_alpha(levels, opaque):
+    """``levels`` with an opaque alpha channel appended."""
+    return np.concatenate([levels, np.full(levels.shape[:2] + (1,), opaque,
+                                           dtype=levels.dtype)], axis=2)
+
+
+def convert(levels, mode, bits=16):
+    """``levels`` (H, W, C; uint16 for ``bits=16``, uint8 for 8) in the channel layout
+    ``mode`` asks for ("GRAY", "GRAY_ALPHA", "RGB", "RGB_ALPHA" or "UNCHANGED"), as
+    libpng's transforms make it."""
     c = levels.shape[2]
     if mode == "UNCHANGED":
         return levels
     color = levels[..., :3] if c >= 3 else np.repeat(levels[..., :1], 3, axis=2)
-    gray = levels[..., :1] if c <= 2 else _gray(levels)
-    alpha = levels[..., c - 1:] if c in (2, 4) else np.full(levels.shape[:2] + (1,), 65535,
-                                                            dtype=np.uint16)
+    gray = levels[..., :1] if c <= 2 else _gray(levels, bits)
+    alpha = levels[..., c - 1:] if c in (2, 4) else np.full(
+        levels.shape[:2] + (1,), (1 << bits) - 1, dtype=levels.dtype)
     parts = {"GRAY": (gray,), "GRAY_ALPHA": (gray, alpha), "RGB": (color,),
              "RGB_ALPHA": (color, alpha)}[mode]
     return np.concatenate(parts, axis=2) if len(parts) > 1 else parts[0]

@@ -94,12 +94,16 @@ def _to_tensor(img, mode, apply_exif_orientation):
     return torch.from_numpy(np.ascontiguousarray(arr.transpose(2, 0, 1)))
 
 
-def _open(data, what, formats=None, rawmode=None):
+def _open(data, what, formats=None, rawmode=None, mode=None):
     Image = pil()
     try:
         img = Image.open(io.BytesIO(data), formats=formats)
         if rawmode is not None:  # the bytes unpacked another way (16-bit PNGs, _png16)
             img.tile = [tile._replace(args=rawmode) for tile in img.tile]
+        if mode == ImageReadMode.GRAY and img.format == "JPEG" and img.mode == "RGB":
+            # libjpeg's own grey output (the luma plane, as torchvision asks libjpeg for
+            # it), not grey mixed from the decoded RGB: those differ by up to ~15 levels
+            img.draft("L", img.size)
         img.load()
     except Exception as exc:  # Pillow raises several kinds for bad data
         kinds = "/".join(formats) if formats else "image"
@@ -117,7 +121,12 @@ def _decode_png(data, mode, apply_exif_orientation, what):
                            f"image data)")
     if head is None or head[2] != 16:
         img = _open(data, what, formats=["PNG"] if what == "decode_png" else None)
-        return _to_tensor(img, _mode_of(mode), apply_exif_orientation)
+        if head is None or img.format != "PNG":
+            return _to_tensor(img, _mode_of(mode), apply_exif_orientation)
+        if apply_exif_orientation:
+            img = pil_submodule("ImageOps").exif_transpose(img)
+        levels = _png8_levels(img, head[3], _mode_of(mode).name)
+        return torch.from_numpy(np.ascontiguousarray(levels.transpose(2, 0, 1)))
     ctype = head[3]
     if ctype in _png16.RAW16:
         levels = _png16.levels16(ctype, [np.array(_open(data, what, ["PNG"], rawmode=raw))
@@ -134,6 +143,37 @@ def _decode_png(data, mode, apply_exif_orientation, what):
     return torch.from_numpy(np.ascontiguousarray(levels.transpose(2, 0, 1)))
 
 
+def _png8_levels(img, ctype, mode):
+    """(H, W, C) uint8 samples of a PNG of at most 8 bits per sample, as torchvision's libpng
+    decoder gives them for ``mode``: ``UNCHANGED`` keeps what the file stores (a palette
+    image's indices, one channel); grey from colour is libpng's truncating mix; a tRNS
+    chunk only counts where a palette is expanded."""
+    if ctype == 3:  # palette: indices, or the palette's colours (with tRNS as alpha)
+        trns = "transparency" in img.info
+        if mode == "UNCHANGED":
+            if img.mode == "P":
+                return np.array(img)[..., None]
+            return np.array(img.convert("RGBA" if trns else "RGB"))
+        colour = np.array(img.convert("RGBA" if trns else "RGB"))
+        if mode == "RGB_ALPHA" or (mode == "GRAY_ALPHA" and trns):
+            return _png16.convert(colour if trns else _png16.with_alpha(colour, 255), mode,
+                                  bits=8)
+        return _png16.convert(colour[..., :3], mode, bits=8)
+    if ctype in (0, 4):  # grey (1/2/4-bit levels are stretched to 8 bits), grey + alpha
+        arr = np.array(img.convert("LA" if ctype == 4 else "L") if img.mode not in
+                       ("L", "LA") else img)
+        if arr.ndim == 3 and ctype == 0:
+            arr = arr[..., :1]
+    else:  # RGB, RGBA
+        arr = np.array(img.convert("RGBA" if ctype == 6 else "RGB")
+                       if img.mode not in ("RGB", "RGBA") else img)
+        if ctype == 2:
+            arr = arr[..., :3]
+    if arr.ndim == 2:
+        arr = arr[..., None]
+    return _png16.convert(arr, mode, bits=8)
+
+
 _UNSUPPORTED = ("Unsupported image file. Only jpeg, png, webp and gif are currently supported. "
                 "For avif and heic format, please rely on `decode_avif` and `decode_heic` "
                 "directly.")
@@ -148,7 +188,7 @@ def decode_image(input, mode=ImageReadMode.UNCHANGED, apply_exif_orientation=Fal
     if data[:8] == b"\x89PNG\r\n\x1a\n":
         return _decode_png(data, mode, apply_exif_orientation, "decode_image")
     try:
-        img = _open(data, "decode_image")
+        img = _open(data, "decode_image", mode=_mode_of(mode))
     except RuntimeError as exc:
         if isinstance(exc.__cause__, pil().UnidentifiedImageError):  # not an image format
             raise RuntimeError(_UNSUPPORTED) from None
@@ -174,7 +214,7 @@ def decode_jpeg(input, mode=ImageReadMode.UNCHANGED, device="cpu",
         return [decode_jpeg(t, mode, device, apply_exif_orientation) for t in input]
     if input.device.type != "cpu":
         raise ValueError("Input tensor must be a CPU tensor")
-    img = _open(_bytes_of(input, "decode_jpeg"), "decode_jpeg", formats=["JPEG"])
+    img = _open(_bytes_of(input, "decode_jpeg"), "decode_jpeg", formats=["JPEG"], mode=mode)
     return _to_tensor(img, mode, apply_exif_orientation).to(device)
 
 
