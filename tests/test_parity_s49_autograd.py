@@ -224,3 +224,68 @@ def _hook_fills_none(lib, kind):
                                   "hook_replaces_real"])
 def test_node_hook_cannot_fill_none(kind):
     _check(lambda lib: _hook_fills_none(lib, kind))
+
+
+# -- forward AD: writes into views of a dual, forward over reverse ----------------------------
+def _fw_views(lib, case):
+    fw = lib.autograd.forward_ad
+
+    def tan(t):
+        got = fw.unpack_dual(t).tangent
+        return None if got is None else got.tolist()
+
+    with fw.dual_level():
+        if case == "alias_part_written":
+            x = fw.make_dual(lib.tensor([1., 2., 3.]), lib.tensor([1., 0., 0.]))
+            v = x[1:]
+            v.mul_(2)
+            return tan(x), tan(v), fw.unpack_dual(x).primal.tolist()
+        if case == "two_views":
+            x = fw.make_dual(lib.tensor([1., 2., 3.]), lib.ones(3))
+            va, vb = x[:2], x[1:]
+            va.mul_(3)
+            return tan(x), tan(vb), tan(va)
+        q = lib.zeros(4)
+        x = fw.make_dual(q[1:], lib.tensor([1., 2., 3.]))
+        v = x[1:]
+        v.mul_(2)
+        return tan(x), tan(v)
+
+
+@pytest.mark.parametrize("case", ["alias_part_written", "two_views", "dual_of_a_view"])
+def test_forward_ad_write_into_view_of_dual(case):
+    _check(lambda lib: _fw_views(lib, case))
+
+
+def _fw_over_rev(lib, case):
+    fw = lib.autograd.forward_ad
+    lib.manual_seed(0)
+    with fw.dual_level():
+        if case == "tangent_backward_to_primal":
+            x = lib.tensor([1., 2., 3.], requires_grad=True)
+            y = (fw.make_dual(x, lib.tensor([1., 0., 1.])).sin() * x ** 2).sum()
+            t = fw.unpack_dual(y).tangent
+            return lib.autograd.grad(t, x)[0], t.requires_grad
+        if case == "tangent_backward_to_tangent":
+            v = lib.tensor([1., 0., 1.], requires_grad=True)
+            y = (fw.make_dual(lib.tensor([1., 2., 3.]), v) ** 2).sum()
+            t = fw.unpack_dual(y).tangent
+            t.backward()
+            return v.grad, t.requires_grad
+        if case == "weights":
+            x = lib.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]])
+            w = lib.tensor([[1., 2., 3.], [-1., 0.5, 2.]], requires_grad=True)
+            out = lib.nn.functional.linear(fw.make_dual(x, lib.ones(2, 3)), w).tanh()
+            t = fw.unpack_dual(out).tangent
+            t.pow(2).sum().backward()
+            return w.grad, t.requires_grad
+        x = lib.tensor([1., 2., 3.], requires_grad=True)
+        with lib.no_grad():
+            t = fw.unpack_dual((fw.make_dual(x, lib.ones(3)) ** 2).sum()).tangent
+        return t, t.requires_grad
+
+
+@pytest.mark.parametrize("case", ["tangent_backward_to_primal", "tangent_backward_to_tangent",
+                                  "weights", "no_grad"])
+def test_forward_ad_tangents_differentiable(case):
+    _check(lambda lib: _fw_over_rev(lib, case), rtol=1e-5, atol=1e-5)

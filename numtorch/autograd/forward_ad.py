@@ -74,7 +74,18 @@ def _write_through(view, tangent):
     bt = base._extra.get("fw_grad") if base._extra else None
     from .. import zeros_like
 
-    new = bt.clone() if bt is not None else zeros_like(base.detach(), dtype=tangent.dtype)
+    if bt is not None:
+        new = bt.clone()
+    else:
+        # the base gets a tangent now: the tangents its dual views hold (make_dual's alias of
+        # it, or of a part of it) fill it first, so the regions not written keep theirs
+        new = zeros_like(base.detach(), dtype=tangent.dtype)
+        with no_grad():
+            for ref in list(_DUALS.values()):
+                d = ref()
+                if d is not None and d is not view and d._base is base and \
+                        d._view_fn is not None and d._extra.get("fw_grad") is not None:
+                    _viewed(d, new).copy_(d._extra["fw_grad"])
     with no_grad():
         _viewed(view, new).copy_(tangent)
     _set_tangent(base, new)
@@ -102,13 +113,22 @@ def _jvp(cls, inputs, params, rng_state):
     if rule is not None:
         with no_grad():
             return [rule(inputs, params)], False, None
+    # forward over reverse: with grad mode on and an input (or a tangent) that requires grad,
+    # the tangents stay joined to the graph (``tangent.backward()`` reaches the weights)
+    keep = _grad_on() and any(
+        isinstance(x, graph.Tensor) and (x.requires_grad or (
+            (t := _tangent(x)) is not None and t.requires_grad)) for x in inputs)
     xs, diff, tans = [], [], []
     for x in inputs:
         if isinstance(x, graph.Tensor):
-            leaf = graph._make(x._array)
             tan = _tangent(x)
+            if keep and x.requires_grad:
+                leaf = x.view_as(x) if tan is not None and _is_float(x) else x
+            else:
+                leaf = graph._make(x._array)
             if tan is not None and _is_float(x):
-                leaf.requires_grad_(True)
+                if not leaf.requires_grad:
+                    leaf.requires_grad_(True)
                 diff.append(leaf)
                 tans.append(tan)
             xs.append(leaf)
@@ -128,10 +148,20 @@ def _jvp(cls, inputs, params, rng_state):
         gs = autograd.grad([ys[k] for k in live], diff, us, create_graph=True,
                            allow_unused=True)
         terms = [_pairing(g, t) for g, t in zip(gs, tans) if g is not None and g.requires_grad]
-        jts = autograd.grad(sum(terms), us, allow_unused=True) if terms else [None] * len(us)
+        jts = autograd.grad(sum(terms), us, allow_unused=True, create_graph=keep) \
+            if terms else [None] * len(us)
     for k, u, jt in zip(live, us, jts):
-        out[k] = (jt if jt is not None else u.detach() * 0).detach()
+        if jt is None:
+            out[k] = u.detach() * 0
+        else:
+            out[k] = jt if keep else jt.detach()
     return out, multi, ys
+
+
+def _grad_on():
+    from .grad_mode import is_grad_enabled
+
+    return is_grad_enabled()
 
 
 def _match_arity(out, tangents, ys):
