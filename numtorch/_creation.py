@@ -176,11 +176,19 @@ def number_as(value, dt, fn="fill_", keep_python=False):
         if not -2 ** 63 <= value < 2 ** 63:
             if fn == "setitem":
                 raise ValueError("Overflow when unpacking long long")
-            raise OverflowError("int too big to convert")
+            if not 0 <= value < 2 ** 64:
+                raise _scalar_overflow(value)
     if fn == "setitem" and dt in _REDUCED_MAX:
         return unchecked_half(value, dt)
     _check_fits(np.asarray(value), dt, c_names=True)
     return _cast_scalar(value, dt)
+
+
+def _scalar_overflow(value):
+    """torch's error for a Python int that its Scalar (an int64 or a uint64) cannot hold."""
+    if value < 0:
+        return OverflowError("can't convert negative int to unsigned")
+    return OverflowError("int too big to convert")
 
 
 def unchecked_half(value, dt):
@@ -349,6 +357,8 @@ def _fill_value(value, fn, position=2, name="fill_value"):
 
         raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Number, "
                         f"not {type_name(value)}")
+    if type(value) is builtins.int and not -2 ** 63 <= value < 2 ** 64:
+        raise _scalar_overflow(value)
     return value.item() if isinstance(value, np.generic) else value
 
 
@@ -563,7 +573,10 @@ def _int_arg(x, what, fn, position):
             (isinstance(x, Tensor) and x.dtype._category != _dtype._INT):
         raise TypeError(f"{fn}(): argument '{what}' (position {position}) must be int, not "
                         f"{type(x).__name__}")
-    return x.__index__()
+    value = x.__index__()
+    if not -2 ** 63 <= value < 2 ** 63:  # (torch's parser reads an int argument as int64)
+        raise ValueError("Overflow when unpacking long long")
+    return value
 
 
 # -- predicates -----------------------------------------------------------------------------------

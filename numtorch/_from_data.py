@@ -56,6 +56,15 @@ def _leaf_types(seq, out):
             out.add(type(x))
 
 
+def _zero_d_arrays(seq):
+    # torch sizes nested data by its first entries: an array there is read as a sequence
+    x = seq
+    while isinstance(x, (list, tuple)) and x:
+        x = x[0]
+    if isinstance(x, np.ndarray) and x.ndim == 0:
+        raise TypeError("len() of unsized object")
+
+
 def _unwrap_tensors(x):
     """Replace one-element tensors in nested data by NumPy scalars of their dtype."""
     if isinstance(x, Tensor):
@@ -199,6 +208,9 @@ def _from_data(data):
         _warn_ndarray_list()
     types = set()
     _leaf_types(data, types)
+    if any(issubclass(t, np.ndarray) for t in types):
+        # torch reads an array inside a list as a sequence: a 0-d one has no length
+        _zero_d_arrays(data)
     inferred = None
     if not types <= _PY_SCALARS:
         if Tensor in types or any(issubclass(t, Tensor) for t in types):
@@ -264,8 +276,6 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         >>> torch.tensor([1, 2]).dtype
         torch.int64
 
-    Note:
-        torch refuses NumPy arrays with negative strides here; numtorch copies them.
     """
     dt = dtype_arg(dtype, "tensor")
     if isinstance(data, Tensor):
@@ -295,6 +305,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
             raise
         source = data
         python_data = not isinstance(data, (np.ndarray, np.generic))
+        if not python_data and data.strides:
+            _no_negative_strides(data)
     if dt is not None and python_data and dt.name == "uint64":
         if arr.dtype.kind not in "bu":
             arr = _uint64_data(data)

@@ -58,10 +58,23 @@ class _TensorMemory:
                 for s in reversed(size):
                     stride.insert(0, acc)
                     acc *= s
-            _check_set_geometry(size, tuple(stride), storage_offset, flat.size)
+            need = _check_set_geometry(size, tuple(stride), storage_offset)
+            if need > flat.size:  # torch grows the storage to hold the view (same object)
+                item = self._array.itemsize
+                source.resize_(need * item if isinstance(source, UntypedStorage) else need)
+                flat = source._array
+                if isinstance(source, UntypedStorage):
+                    flat = flat[:need * item].view(self._array.dtype)
             item = flat.itemsize
-            self._array = np.lib.stride_tricks.as_strided(
-                flat[storage_offset:], shape=size, strides=tuple(s * item for s in stride))
+            strides = tuple(s * item for s in stride)
+            if type(flat) is np.ndarray and storage_offset <= flat.size:
+                # a view whose base is the storage's memory (storage_offset() and
+                # untyped_storage() then find the whole block, as torch's do)
+                self._array = np.ndarray(size, flat.dtype, buffer=flat,
+                                         offset=storage_offset * item, strides=strides)
+            else:
+                self._array = np.lib.stride_tricks.as_strided(
+                    flat[storage_offset:], shape=size, strides=strides)
         else:
             self._array = source._array
             self._vc = source._vc
@@ -229,10 +242,9 @@ def _wrap(array):
     return _make(array)
 
 
-def _check_set_geometry(size, stride, offset, available):
-    """torch's checks of a ``set_`` geometry over a storage of ``available`` elements: the
-    view must lie inside it (numtorch cannot grow a storage in place, so it refuses as torch
-    refuses a storage that is not resizable) instead of viewing memory past its end."""
+def _check_set_geometry(size, stride, offset):
+    """torch's checks of a ``set_`` geometry; returns the number of elements a storage needs
+    to hold the view."""
     if len(size) != len(stride):
         raise RuntimeError(f"unequal size length ({len(size)}) and stride length "
                            f"({len(stride)})")
@@ -245,7 +257,6 @@ def _check_set_geometry(size, stride, offset, available):
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
                            f"strides={list(stride)}")
     if all(size):
-        last = offset + sum((n - 1) * s for n, s in zip(size, stride))
-        if last >= available:
-            raise RuntimeError("Trying to resize storage that is not resizable")
+        return offset + sum((n - 1) * s for n, s in zip(size, stride)) + 1
+    return 0
 

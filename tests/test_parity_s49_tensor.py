@@ -2,6 +2,7 @@
 parser errors for a dim of the wrong type (a tuple, a float, None) on the int-dim reductions,
 scans and softmax, ..."""
 
+import numpy as np
 import pytest
 
 from tests.oracle import same
@@ -100,3 +101,60 @@ def test_dims_still_taken():
                     t.arange(12.0).reshape(3, 4).prod(), t.arange(12.0).reshape(3, 4).max(),
                     t.arange(12.0).reshape(3, 4).median(), t.arange(5.0).nanmedian(),
                     t.nn.functional.softmax(t.arange(4.0), dim=None)], rtol=1e-6)
+
+
+# -- 2. creation: data torch refuses, numbers past int64/uint64 --------------------------------
+
+_CREATION = {
+    "tensor_negative_stride": lambda t: t.tensor(np.arange(6.0)[::-1]),
+    "tensor_negative_stride_2d": lambda t: t.tensor(np.arange(6.0).reshape(2, 3)[:, ::-1]),
+    "tensor_positive_step": lambda t: t.tensor(np.arange(6.0)[::2]),
+    "tensor_list_of_0d_arrays": lambda t: t.tensor([np.array(1.5)]),
+    "tensor_nested_0d_array": lambda t: t.tensor([[1.0, np.array(2.5)]]),
+    "tensor_0d_array": lambda t: t.tensor(np.array(1.5)),
+    "tensor_list_of_0d_tensors": lambda t: t.tensor([t.tensor(1.5), t.tensor(2.0)]),
+    "randint_high_2_63": lambda t: t.randint(2 ** 63, (2,)),
+    "randint_low_below_int64": lambda t: t.randint(-2 ** 63 - 1, 0, (2,)),
+    "randint_high_int64_max": lambda t: t.randint(2 ** 63 - 1, (2,)).shape,
+    "full_like_2_70": lambda t: t.full_like(t.zeros(2), 2 ** 70),
+    "full_like_int_2_70": lambda t: t.full_like(t.zeros(2, dtype=t.int64), 2 ** 70),
+    "full_like_int_2_63": lambda t: t.full_like(t.zeros(2, dtype=t.int64), 2 ** 63),
+    "full_float_2_70": lambda t: t.full((2,), 2 ** 70, dtype=t.float32),
+    "full_float_2_63": lambda t: t.full((2,), 2 ** 63, dtype=t.float32),
+    "full_2_63": lambda t: t.full((2,), 2 ** 63),
+    "full_below_int64": lambda t: t.full((2,), -2 ** 63 - 1, dtype=t.float64),
+    "fill_int64_2_63": lambda t: t.zeros(2, dtype=t.int64).fill_(2 ** 63),
+    "fill_float_2_63": lambda t: t.zeros(2).fill_(2 ** 63),
+    "fill_float_2_70": lambda t: t.zeros(2).fill_(2 ** 70),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_CREATION))
+def test_creation_refusals(name):
+    same(lambda t: _CREATION[name](t))
+
+
+# -- 3. set_ grows a storage too small for the view -------------------------------------------
+
+@pytest.mark.parametrize("geometry", [(0, (2,), (1,)), (1, (3,), (1,)), (0, (2, 2), (2, 1)),
+                                      (2, (2,), (3,)), (0, (0,), (1,))])
+@pytest.mark.parametrize("nbytes", [0, 4, 8])
+def test_set_grows_a_new_storage(geometry, nbytes):
+    offset, size, stride = geometry
+
+    def f(t):
+        s = t.UntypedStorage(nbytes)
+        x = t.tensor([]).set_(s, offset, size, stride)
+        x.fill_(3.0)
+        return x, x.storage_offset(), x.stride(), s.nbytes(), x.untyped_storage().nbytes()
+
+    same(f)
+
+
+def test_set_grows_a_tensors_own_storage():
+    def f(t):
+        x = t.tensor([1.0, 2.0])
+        x.set_(x.untyped_storage(), 0, (2, 2), (2, 1))
+        return x.shape, x[0], x.untyped_storage().nbytes()
+
+    same(f)

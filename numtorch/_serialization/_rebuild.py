@@ -185,11 +185,31 @@ def legacy_set(t, state):
         if len(args) == 1:
             t.set_(src)
         else:
+            _fixed_storage_holds(t, src, args)  # (a storage read from a file cannot grow)
             t.set_(src, int(args[1]), tuple(int(v) for v in args[2]),
                    None if len(args) == 3 else tuple(int(v) for v in args[3]))
     except RuntimeError as e:
         raise load_error(RuntimeError, str(e)) from None
     return t
+
+
+def _fixed_storage_holds(t, src, args):
+    """torch's refusal of a legacy set_ geometry past the end of a loaded storage (set_ grows
+    a resizable storage; one read from a file is not)."""
+    size = tuple(int(v) for v in args[2])
+    offset = int(args[1])
+    if len(args) == 3 or args[3] is None:
+        stride, acc = [], 1
+        for s in reversed(size):
+            stride.insert(0, acc)
+            acc *= s
+    else:
+        stride = [int(v) for v in args[3]]
+    if len(size) != len(stride) or offset < 0 or not all(size) or min(stride, default=0) < 0:
+        return  # (set_ words these refusals)
+    last = offset + sum((n - 1) * s for n, s in zip(size, stride))
+    if (last + 1) * t.element_size() > src.nbytes():
+        raise RuntimeError("Trying to resize storage that is not resizable")
 
 
 def parameter_setstate(p, state):
