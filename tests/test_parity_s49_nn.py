@@ -138,3 +138,57 @@ def test_embedding_bag_offsets_checks(case, mode):
         assert got[1] == ref[1]
     else:
         np.testing.assert_allclose(got[1], ref[1], rtol=1e-6)
+
+
+# -- float16/bfloat16 parameters times a number: float32 arithmetic, as a plain tensor's -----
+HALF_PARAM_OPS = {
+    "mul": lambda p: p * 0.999,
+    "rmul": lambda p: 1.001 * p,
+    "div": lambda p: p / 1.001,
+    "mul-int": lambda p: p * 3,
+    "mul_": lambda p: p.mul_(0.999),
+    "div_": lambda p: p.div_(0.999),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("name", sorted(HALF_PARAM_OPS))
+def test_half_parameter_scalar_products(name, dtype):
+    fn = HALF_PARAM_OPS[name]
+    base = torch.linspace(-3, 3, 2001).to(getattr(torch, dtype))
+    inplace = name.endswith("_")
+
+    def run(lib, x):
+        p = lib.nn.Parameter(x.clone(), requires_grad=not inplace)
+        if inplace:
+            with lib.no_grad():
+                fn(p)
+            return p.detach(), None
+        y = fn(p)
+        y.backward(lib.ones_like(y) * 0.37)
+        return y.detach(), p.grad
+
+    ref, ref_g = run(torch, base)
+    got, got_g = run(numtorch, _nt(base))
+    assert str(got.dtype) == str(ref.dtype)
+    np.testing.assert_array_equal(got.float().numpy(), ref.float().numpy())
+    if ref_g is not None:
+        np.testing.assert_array_equal(got_g.float().numpy(), ref_g.float().numpy())
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("opt", ["AdamW", "SGD-wd"])
+def test_half_parameter_optimizer_decay(opt, dtype):
+    def run(lib, x):
+        p = lib.nn.Parameter(x.clone())
+        o = (lib.optim.AdamW([p], lr=0.1) if opt == "AdamW" else
+             lib.optim.SGD([p], lr=0.1, weight_decay=0.3, momentum=0.9))
+        for _ in range(4):
+            o.zero_grad()
+            (p.float() ** 2).sum().backward()
+            o.step()
+        return p.detach().float().numpy()
+
+    gen = torch.Generator().manual_seed(0)
+    x = torch.randn(64, generator=gen).to(getattr(torch, dtype))
+    np.testing.assert_array_equal(run(numtorch, _nt(x)), run(torch, x))

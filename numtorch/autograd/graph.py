@@ -457,7 +457,13 @@ class Op(Node):
             # (settled here: _promote's call is a tenth of a small op's dispatch)
             x = inputs[0]
             if type(x) is not Tensor:
-                inputs = _promote(inputs, promote == "float")
+                if cls.opmath_scalar and len(inputs) == 2 and isinstance(x, Tensor) and \
+                        _half_opmath_scalar(x, inputs[1]):
+                    # a float16/bfloat16 parameter's product or quotient with a number: in
+                    # float32, as for a plain tensor below
+                    inputs = (x, np.float32(inputs[1]))
+                else:
+                    inputs = _promote(inputs, promote == "float")
             elif len(inputs) == 1:
                 if promote == "float" and x._array.dtype.kind not in _FLOATISH:
                     inputs = _promote(inputs, True)
@@ -1271,6 +1277,14 @@ def _wrap_output(node, arr, index, record):
 
 
 _FLOATISH = frozenset("fcV")  # "V": ml_dtypes bfloat16 (no other void dtype reaches a tensor)
+
+
+def _half_opmath_scalar(x, b):
+    """Whether ``b`` is a Python number that a float16/bfloat16 host tensor ``x`` (of a Tensor
+    subclass: a Parameter) takes as a float32 scalar in an ``opmath_scalar`` op."""
+    dt = x._array.dtype
+    return type(x._array) is np.ndarray and dt.itemsize == 2 and dt.kind in _FLOATISH and (
+        type(b) is float or type(b) is int and -(1 << 63) <= b < 1 << 64)
 
 
 def _promote(inputs, to_float):
