@@ -5,6 +5,7 @@ TensorBoard plugins read it (scalars, histograms, images, audio, text, PR curves
 """
 
 import io
+import math
 import wave
 
 import numpy as np
@@ -21,6 +22,8 @@ __all__ = [
     "histogram_raw",
     "hparams",
     "image",
+    "image_boxes",
+    "mesh",
     "pr_curve",
     "pr_curve_raw",
     "scalar",
@@ -108,6 +111,64 @@ def image(tag, tensor, dataformats="CHW"):
     h, w, c = hwc.shape
     img = Summary.Image(height=h, width=w, colorspace=c, encoded_image_string=encode_png(hwc))
     return Summary(value=[Summary.Value(tag=tag, image=img)])
+
+
+def image_boxes(tag, tensor, boxes, dataformats="CHW", labels=None, rescale=1):
+    """A PNG image with boxes drawn on it: ``boxes`` (N, 4) as (xmin, ymin, xmax, ymax) in
+    pixels, outlined in red two pixels wide, each with its optional label on a red patch at
+    its lower left corner. The picture is then scaled by ``rescale`` (Lanczos); the recorded
+    height and width stay the unscaled ones, as torch records them."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    hwc = to_uint8(to_hwc(make_np(tensor), dataformats))
+    boxes = make_np(boxes).reshape(-1, 4)
+    if isinstance(labels, str):
+        labels = [labels]
+    if labels is not None and len(labels) != boxes.shape[0]:
+        labels = None  # torch draws no labels then, silently
+    h, w, c = hwc.shape
+    pic = Image.fromarray(hwc)
+    draw = ImageDraw.Draw(pic)
+    font = ImageFont.load_default()
+    for i, (x0, y0, x1, y1) in enumerate(boxes.tolist()):
+        draw.line([(x0, y0), (x0, y1), (x1, y1), (x1, y0), (x0, y0)], width=2, fill="red")
+        if labels is not None and labels[i] is not None:
+            # the label's patch, anchored at the box's lower left corner, is as wide as the
+            # text and a margin (5% of the text's height) taller on each side
+            left, top, right, bottom = font.getbbox(labels[i])
+            tw, th = right - left, bottom - top
+            margin = math.ceil(0.05 * th)
+            draw.rectangle([(x0, y1 - th - 2 * margin), (x0 + tw, y1)], fill="red")
+            draw.text((x0 + margin, y1 - th - margin), labels[i], fill="black", font=font)
+    if rescale != 1:
+        pic = pic.resize((int(w * rescale), int(h * rescale)), Image.Resampling.LANCZOS)
+    img = Summary.Image(height=h, width=w, colorspace=c,
+                        encoded_image_string=encode_png(np.asarray(pic)))
+    return Summary(value=[Summary.Value(tag=tag, image=img)])
+
+
+def mesh(tag, vertices, colors=None, faces=None, config_dict=None):
+    """A 3-D mesh or point cloud for the mesh plugin: one tensor value per part given
+    (``<tag>_VERTEX``, ``<tag>_FACE``, ``<tag>_COLOR``, in that order), each (B, N, 3)."""
+    import json
+
+    from tensorboard.plugins.mesh import metadata as mesh_meta
+    from tensorboard.plugins.mesh.plugin_data_pb2 import MeshPluginData
+
+    kinds = MeshPluginData.ContentType
+    parts = [(kinds.VERTEX, vertices), (kinds.FACE, faces), (kinds.COLOR, colors)]
+    parts = [(k, make_np(v)) for k, v in parts if v is not None]
+    bitmask = mesh_meta.get_components_bitmask([k for k, _ in parts])
+    config = json.dumps(config_dict if config_dict is not None else {})
+    values = []
+    for kind, arr in parts:
+        meta = mesh_meta.create_summary_metadata(tag, None, kind, bitmask, arr.shape,
+                                                 json_config=config)
+        t = TensorProto(float_val=arr.reshape(-1).astype(float).tolist(), dtype="DT_FLOAT",
+                        tensor_shape=_shape(arr.shape))
+        values.append(Summary.Value(tag=mesh_meta.get_instance_name(tag, kind), tensor=t,
+                                    metadata=meta))
+    return Summary(value=values)
 
 
 def video(tag, tensor, fps=4):

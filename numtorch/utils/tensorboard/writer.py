@@ -157,6 +157,14 @@ class SummaryWriter:
         """Log a batch of images tiled into one grid (eight per row)."""
         self._add(_s.image(tag, img_tensor, dataformats), global_step, walltime)
 
+    def add_image_with_boxes(self, tag, img_tensor, box_tensor, global_step=None,
+                             walltime=None, rescale=1, dataformats="CHW", labels=None):
+        """Log an image with boxes drawn on it: ``box_tensor`` (N, 4) holds (xmin, ymin,
+        xmax, ymax) in pixels; ``labels`` (one string per box) are written at the boxes'
+        lower left corners; ``rescale`` scales the picture after drawing."""
+        self._add(_s.image_boxes(tag, img_tensor, box_tensor, dataformats, labels, rescale),
+                  global_step, walltime)
+
     def add_figure(self, tag, figure, global_step=None, close=True, walltime=None):
         """Log a matplotlib figure (or a list of them, as a grid) rendered to an image."""
         if isinstance(figure, list):
@@ -211,6 +219,24 @@ class SummaryWriter:
     def add_custom_scalars(self, layout):
         """Describe the custom-scalars dashboard (see :func:`summary.custom_scalars`)."""
         self._add(_s.custom_scalars(layout), None, None)
+
+    def add_custom_scalars_multilinechart(self, tags, category="default", title="untitled"):
+        """A custom-scalars chart drawing the scalars ``tags`` together as lines."""
+        self.add_custom_scalars({category: {title: ["Multiline", tags]}})
+
+    def add_custom_scalars_marginchart(self, tags, category="default", title="untitled"):
+        """A custom-scalars chart of one value with a band: ``tags`` is (value, lower,
+        upper)."""
+        if len(tags) != 3:
+            raise AssertionError(f"Expected 3 tags, got {len(tags)}.")
+        self.add_custom_scalars({category: {title: ["Margin", tags]}})
+
+    def add_mesh(self, tag, vertices, colors=None, faces=None, config_dict=None,
+                 global_step=None, walltime=None):
+        """Log a 3-D mesh or point cloud: ``vertices`` (B, N, 3) coordinates, optional
+        ``colors`` (B, N, 3) in 0..255 and ``faces`` (B, F, 3) vertex indices;
+        ``config_dict`` (camera, material, lights) goes to the viewer as JSON."""
+        self._add(_s.mesh(tag, vertices, colors, faces, config_dict), global_step, walltime)
 
     def add_embedding(self, mat, metadata=None, label_img=None, global_step=None,
                       tag="default", metadata_header=None):
