@@ -196,7 +196,7 @@ def test_backward_inputs_named_twice(how):
 def _hook_fills_none(lib, kind):
     x = lib.tensor([1., 2.], requires_grad=True)
     if kind == "prehook_unused_output":
-        a, b = x.unbind()
+        a, _ = x.unbind()
         a.grad_fn.register_prehook(
             lambda gs: tuple(lib.ones(()) if g is None else g for g in gs))
         a.backward()

@@ -247,3 +247,23 @@ def _jvp_sees(lib):
 
 def test_custom_function_jvp_arguments():
     _check(_jvp_sees)
+
+
+def _bn_per_sample(lib, mode):
+    lib.manual_seed(0)
+    bn = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.BatchNorm1d(4))
+    if mode == "eval":
+        bn.eval()
+    params = {k: v.detach() for k, v in bn.named_parameters()}
+    bufs = dict(bn.named_buffers())
+
+    def loss(p, b, xb):
+        return lib.func.functional_call(bn, (p, b), (xb.unsqueeze(0),)).sum()
+
+    x = lib.arange(15.).reshape(5, 3) / 7
+    return lib.func.vmap(lib.func.grad(loss), in_dims=(None, None, 0))(params, bufs, x)
+
+
+@pytest.mark.parametrize("mode", ["train", "eval"])
+def test_vmap_batch_norm_one_value_per_channel(mode):
+    _check(lambda lib: _bn_per_sample(lib, mode))

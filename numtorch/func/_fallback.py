@@ -165,6 +165,9 @@ def _batch_norm(fn, args, kwargs):
     if not training or rm is None or rv is None or momentum is None:
         return fn(*args, **kwargs)
     x, rm, rv = (B.unwrap_owner(t) if isinstance(t, Tensor) else t for t in (x, rm, rv))
+    from ..nn.functional.normalization import _verify_batch_size
+
+    _verify_batch_size(tuple(x.shape), x.shape)  # (torch checks each sample's size first)
     own = set(B.physical(x)[1])
     if not (own <= set(B.physical(rm)[1]) and own <= set(B.physical(rv)[1])):
         raise RuntimeError(_BN_UNBATCHED_STATS)
