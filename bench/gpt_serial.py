@@ -11,7 +11,10 @@ single-core cost, with ``--threads 2`` (and ``NUMTORCH_BLAS_ADAPT=0`` on a busy 
 that the splits are taken) to see which ops fan out.
 
     python -m numtorch.run bench/gpt_serial.py [--threads 1] [--steps 10] [--top 30]
-        [--nanogpt /work/ext/nanoGPT]
+        [--program nanogpt|transformer] [--nanogpt /work/ext/nanoGPT]
+
+``--program transformer`` times ``train_transformer.py``'s step instead (the 2-layer
+TransformerEncoder's forward and backward).
 
 Each op class's ``forward`` and ``backward_arrays`` are wrapped (outermost call only);
 times are ``time.thread_time`` of the calling thread. A measurement tool, not a test.
@@ -29,11 +32,28 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 
+def _transformer_step(torch):
+    import numpy as np
+    import train_transformer
+
+    enc = train_transformer.build(torch)
+    x = torch.from_numpy(np.random.default_rng(0).standard_normal((16, 64, 128)).astype(
+        np.float32))
+
+    def step(i):
+        enc.zero_grad()
+        out = enc(x)
+        (out * out).mean().backward()
+
+    return step
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--steps", type=int, default=10)
     p.add_argument("--top", type=int, default=30)
+    p.add_argument("--program", choices=("nanogpt", "transformer"), default="nanogpt")
     p.add_argument("--nanogpt", default=os.path.join(os.environ.get("NUMTORCH_EXT", "/work/ext"),
                                                      "nanoGPT"))
     args = p.parse_args()
@@ -48,8 +68,11 @@ def main():
     from numtorch.autograd import graph
     from numtorch.ops import _intraop
 
-    with contextlib.redirect_stdout(io.StringIO()):
-        step = train_gpt._nanogpt(torch, args.nanogpt, args.steps)
+    if args.program == "transformer":
+        step = _transformer_step(torch)
+    else:
+        with contextlib.redirect_stdout(io.StringIO()):
+            step = train_gpt._nanogpt(torch, args.nanogpt, args.steps)
     clk = time.thread_time_ns
     state = {"fan": 0, "gemm": 0, "depth": 0}
     real_ranges = _intraop.run_ranges
@@ -118,7 +141,7 @@ def main():
     main_ms = (clk() - m0) / n / 1e6
     with open("/proc/loadavg") as f:
         load = f.read().split()[0]
-    print(f"nanoGPT step, {args.threads} thread(s), load {load}: wall "
+    print(f"{args.program} step, {args.threads} thread(s), load {load}: wall "
           f"{(time.perf_counter() - w0) / n * 1e3:.1f} ms, process CPU "
           f"{(time.process_time() - c0) / n * 1e3:.1f} ms, main thread CPU {main_ms:.1f} ms")
     in_ops = sum(tot.values()) / n / 1e6
