@@ -859,7 +859,8 @@ class Op(Node):
 
     def saved_output_array(self, index=0):
         """Output ``index`` as a raw array, checked as ``saved_output`` checks it."""
-        arr, vc, version = self._check_saved()["outputs"][index]
+        saved = self._saved
+        arr, vc, version = (saved if saved is not None else self._check_saved())["outputs"][index]
         if type(arr) is _Packed:
             return arr.tensor()._array
         if vc[0] != version:

@@ -191,7 +191,9 @@ def ordered_sum(x, dims, keepdim, threads):
     if lanes is None:
         return None
     if len(dims) == x.ndim and x.flags.c_contiguous and 0 < x.size < 16 * _ILP * lanes:
-        y = _short_total(x.ravel(), lanes)  # a small whole-tensor sum: the common case
+        # a small whole-tensor sum, the common case: _short_total's plan, inline
+        plan = _PLANS.get((x.size, lanes))
+        y = plan(x.ravel()) if plan is not None else _short_total(x.ravel(), lanes)
         return np.full((1,) * x.ndim, y) if keepdim else np.asarray(y)
     if len(dims) == 1 and dims[0] == x.ndim - 1 and 1 < x.shape[-1] < _ILP and \
             x.flags.c_contiguous and 0 < x.size <= _ORDERED_MAX:

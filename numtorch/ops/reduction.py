@@ -109,6 +109,8 @@ class Sum(Op):
 
     def forward(self, x):
         self.in_shape = x.shape
+        if self.dtype is None and type(x) is np.ndarray:  # the usual call
+            return sum_array(x, self.dims, self.keepdim)
         x, dtype = cast_to_float_dtype(x, self.dtype)
         if dtype is not None and x.dtype != dtype and np.dtype(dtype).kind == "f":
             y = _short_sum_in_order(self.xp, x.astype(dtype), self.dims, self.keepdim)
@@ -133,6 +135,10 @@ class Sum(Op):
                                 keepdim=self.keepdim)
 
     def backward_arrays(self, g):
+        if type(g) is np.ndarray and not g.ndim:  # a whole sum's gradient (``loss.sum()``)
+            out = np.empty(self.in_shape, g.dtype)
+            out[...] = g
+            return out
         return _expand_back_array(self.xp, g, self.in_shape, self.dims, self.keepdim)
 
 
