@@ -462,6 +462,7 @@ class _TensorMath:
 
     def clamp_(self, min=None, max=None):  # noqa: A002
         min, max = _nt.ops.comparison.check_bound_kinds("clamp_", self, min, max, True)
+        min, max = _nt.ops.comparison.real_bounds(self, min, max)
         _nt.ops.comparison.check_clamp_inplace(self, min, max)
         return _inplace(self, _nt.ops.clamp, min, max)
 
@@ -471,6 +472,7 @@ class _TensorMath:
 
     def clip_(self, min=None, max=None):  # noqa: A002
         min, max = _nt.ops.comparison.check_bound_kinds("clip_", self, min, max, True)
+        min, max = _nt.ops.comparison.real_bounds(self, min, max)
         _nt.ops.comparison.check_clamp_inplace(self, min, max)
         return _inplace(self, _nt.ops.clamp, min, max)
 
@@ -478,6 +480,7 @@ class _TensorMath:
         return _nt.ops.clamp_min(self, min)
 
     def clamp_min_(self, min):  # noqa: A002
+        _nt.ops.comparison.refuse_complex_bound(self, min)
         _nt.ops.comparison.check_clamp_inplace(self, min, None)
         return _inplace(self, _nt.ops.clamp_min, min)
 
@@ -485,6 +488,7 @@ class _TensorMath:
         return _nt.ops.clamp_max(self, max)
 
     def clamp_max_(self, max):  # noqa: A002
+        _nt.ops.comparison.refuse_complex_bound(self, max)
         _nt.ops.comparison.check_clamp_inplace(self, None, max)
         return _inplace(self, _nt.ops.clamp_max, max)
 

@@ -173,3 +173,27 @@ def test_float32_pow_tensor_exponent_rounds_like_torch(seed):
         return [a ** b, t.pow(a[:7], b[:7]), t.tensor([1.5, 2.0], dtype=t.float16) ** b[:2]]
 
     same(f)
+
+
+# -- 5. clamp with complex number bounds ------------------------------------------------------
+
+_CLAMP_COMPLEX = {
+    "clamp_min_kw": lambda t, x: t.clamp(x, min=1j),
+    "clamp_max_real_complex": lambda t, x: t.clamp(x, max=1 + 0j),
+    "clamp_both": lambda t, x: x.clamp(0, 2j),
+    "clamp_real_complex_both": lambda t, x: t.clamp(x, 1 + 0j, 2 + 0j),
+    "clamp_inplace": lambda t, x: x.clone().clamp_(min=1j),
+    "clamp_inplace_real_complex": lambda t, x: x.clone().clamp_(min=1 + 0j),
+    "clip": lambda t, x: x.clip(1j),
+    "clip_inplace": lambda t, x: x.clone().clip_(1j),
+    "clamp_min": lambda t, x: x.clamp_min(1j),
+    "clamp_min_real_complex": lambda t, x: x.clamp_min(1 + 0j),
+    "clamp_min_inplace": lambda t, x: x.clone().clamp_min_(1j),
+    "clamp_max_inplace": lambda t, x: x.clone().clamp_max_(1 + 0j),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32", "complex64"])
+@pytest.mark.parametrize("name", sorted(_CLAMP_COMPLEX))
+def test_clamp_complex_number_bounds(name, dtype):
+    same(lambda t: _CLAMP_COMPLEX[name](t, t.tensor([-1.0, 0.5, 3.0]).to(getattr(t, dtype))))

@@ -608,6 +608,32 @@ def check_clamp_inplace(input, min, max):  # noqa: A002 - torch's names
                            f"desired output type {_dtype._CPP_TYPE[input.dtype.name]}")
 
 
+def real_bounds(input, lo, hi):
+    """The bounds of clamp/clip with two bounds as torch reads them: a complex number bound of
+    a floating tensor is read as a double (one with an imaginary part is refused)."""
+    if isinstance(input, Tensor) and input.dtype._category == _dtype._FLOAT:
+        return _real_bound(lo), _real_bound(hi)
+    return lo, hi
+
+
+def refuse_complex_bound(input, bound):
+    """clamp_min/clamp_max of a real tensor with a complex number bound: torch's result type is
+    complex, which its clamp refuses."""
+    if isinstance(bound, (complex, np.complexfloating)) and isinstance(input, Tensor) and \
+            input.dtype._category != _dtype._COMPLEX:
+        raise NotImplementedError("clamp is not supported for complex types")
+
+
+def _real_bound(bound):
+    """A complex number bound of a floating tensor read as torch reads it, as a double (one
+    with an imaginary part is refused)."""
+    if isinstance(bound, (complex, np.complexfloating)):
+        if bound.imag != 0:
+            raise RuntimeError("value cannot be converted to type double without overflow")
+        return float(bound.real)
+    return bound
+
+
 def check_bound_kinds(name, input, lo, hi, method, out=None):
     """torch's TypeError when one clamp bound is a tensor and the other a number: its two
     overloads take both bounds as tensors or both as numbers. The text shows the call as the
@@ -674,6 +700,7 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
     min, max = check_bound_kinds("clamp", input, min, max, False, out)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    min, max = real_bounds(input, min, max)
     if type(min) is int or type(max) is int:
         check_int_bounds(input, min, max)
     if input.dtype._category == _dtype._QUANT and out is None:
@@ -743,6 +770,7 @@ def clip(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
 
 def clamp_min(input, min, *, out=None):  # noqa: A002
     """Clamp from below: ``max(input, min)`` (see :func:`clamp`)."""
+    refuse_complex_bound(input, min)
     r = clamp(input, min, None)
     rename_node(r, "ClampMinBackward1" if isinstance(min, Tensor) else "ClampMinBackward0")
     return _out(r, out, "clamp_min", not isinstance(min, Tensor) and SAME_DTYPE_OUT,
@@ -751,6 +779,7 @@ def clamp_min(input, min, *, out=None):  # noqa: A002
 
 def clamp_max(input, max, *, out=None):  # noqa: A002
     """Clamp from above: ``min(input, max)`` (see :func:`clamp`)."""
+    refuse_complex_bound(input, max)
     r = clamp(input, None, max)
     rename_node(r, "ClampMaxBackward1" if isinstance(max, Tensor) else "ClampMaxBackward0")
     return _out(r, out, "clamp_max", not isinstance(max, Tensor) and SAME_DTYPE_OUT,
