@@ -192,3 +192,31 @@ def test_half_parameter_optimizer_decay(opt, dtype):
     gen = torch.Generator().manual_seed(0)
     x = torch.randn(64, generator=gen).to(getattr(torch, dtype))
     np.testing.assert_array_equal(run(numtorch, _nt(x)), run(torch, x))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("case", [
+    ("Adam", {}), ("Adam", {"weight_decay": 0.3}), ("Adam", {"amsgrad": True}),
+    ("Adam", {"maximize": True}), ("AdamW", {"weight_decay": 0.5}),
+    ("AdamW", {"amsgrad": True}),
+], ids=lambda c: c[0] + "-" + "-".join(f"{k}={v}" for k, v in c[1].items()))
+def test_half_fused_adam_bitwise(case, dtype):
+    """torch's fused Adam/AdamW on 16-bit parameters computes each step in float32 and rounds
+    the parameter and moments once."""
+    name, kw = case
+
+    def run(lib, x, y):
+        p, q = lib.nn.Parameter(x.clone()), lib.nn.Parameter(y.clone())
+        o = getattr(lib.optim, name)([p, q], lr=0.1, fused=True, **kw)
+        for i in range(4):
+            o.zero_grad()
+            ((p.float() ** 2).sum() * (i + 1) + q.float().sin().sum()).backward()
+            o.step()
+        st = o.state[p]
+        return [t.detach().float().numpy() for t in (p, q, st["exp_avg"], st["exp_avg_sq"])]
+
+    gen = torch.Generator().manual_seed(0)
+    dt = getattr(torch, dtype)
+    x, y = torch.randn(37, generator=gen).to(dt), torch.randn(3, 5, generator=gen).to(dt)
+    for got, ref in zip(run(numtorch, _nt(x), _nt(y)), run(torch, x, y)):
+        np.testing.assert_array_equal(got, ref)

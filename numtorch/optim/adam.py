@@ -135,6 +135,10 @@ def _adam_part(xp, p, grad, m, v, vmax, t, g, lr, wd, eps, beta1, beta2, negate,
     if xp is not np and backend.helpers_for(xp).adam_update(  # one fused kernel on a GPU
             p, grad, m, v, vmax, lr, wd, eps, beta1, beta2, negate, l2, bc2_sqrt, step_size):
         return
+    if fused and p.dtype.itemsize == 2:
+        _fused_half(p, grad, m, v, vmax, lr, wd, eps, beta1, beta2, negate, l2, bc2_sqrt,
+                    step_size)
+        return
     if wd != 0:
         if not l2:
             p *= 1 - lr * wd
@@ -164,6 +168,20 @@ def _adam_part(xp, p, grad, m, v, vmax, t, g, lr, wd, eps, beta1, beta2, negate,
     xp.multiply(m, -step_size, out=g)
     g /= t
     p += g
+
+
+def _fused_half(p, grad, m, v, vmax, *consts):
+    """torch's fused kernel on float16/bfloat16 host arrays: every value is loaded as float32,
+    the float32 kernel's steps run (``_adam_part(fused=True)``), and the parameter and moments
+    are stored back rounded once (bitwise torch's on the sizes and options tried; the
+    op-by-op 16-bit path rounds after every step)."""
+    f32 = [a.astype(np.float32) for a in (p, grad, m, v)]
+    vmax32 = None if vmax is None else vmax.astype(np.float32)
+    _adam_part(np, *f32, vmax32, np.empty_like(f32[0]), np.empty_like(f32[0]), *consts,
+               fused=True)
+    p[...], m[...], v[...] = f32[0], f32[2], f32[3]
+    if vmax is not None:
+        vmax[...] = vmax32
 
 
 def _fused_second_moment(v, g, t, beta2):
@@ -201,7 +219,8 @@ def _fused_second_moment(v, g, t, beta2):
 def _fused_kernel(hp, a):
     """Whether torch's fused kernel's roundings apply to host array ``a``."""
     return bool(hp.get("fused")) and type(a) is np.ndarray and \
-        a.dtype in (np.float32, np.float64) and a.flags.c_contiguous
+        (a.dtype in (np.float32, np.float64) or a.dtype.itemsize == 2 and
+         a.dtype.kind in "fV") and a.flags.c_contiguous
 
 
 class Adam(Optimizer):
