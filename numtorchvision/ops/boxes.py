@@ -4,6 +4,7 @@ non-maximum suppression. Boxes are ``(x1, y1, x2, y2)`` unless a format is named
 import numpy as np
 
 import numtorch
+from numtorch._dtype import _TYPE_DISPLAY
 
 from ._box_convert import (
     _box_cxcywh_to_xyxy,
@@ -36,8 +37,23 @@ def _check_nms_inputs(boxes, scores):
     if boxes.size(0) != scores.size(0):
         raise RuntimeError(f"boxes and scores should have same number of elements in dimension "
                            f"0, got {boxes.size(0)} and {scores.size(0)}")
+    if boxes.device.type == "cpu" and boxes.dtype not in (numtorch.float32, numtorch.float64):
+        # torchvision's CPU kernel is built for float and double only
+        name = _TYPE_DISPLAY.get(str(boxes.dtype).split(".")[-1], str(boxes.dtype))
+        raise RuntimeError(f'"nms_kernel" not implemented for \'{name}\'')
     if boxes.dtype != scores.dtype:
         raise RuntimeError("dets should have the same type as scores")
+
+
+def _autocast_nms_inputs(boxes, scores):
+    """Under autocast, torchvision's nms runs in float32: half/bfloat16 inputs are cast up
+    (float64 stays)."""
+    if not numtorch.is_autocast_enabled(boxes.device.type):
+        return boxes, scores
+
+    def up(t):
+        return t.float() if t.is_floating_point() and t.dtype != numtorch.float64 else t
+    return up(boxes), up(scores)
 
 
 def _host(t):
@@ -62,11 +78,14 @@ def nms(boxes, scores, iou_threshold):
     Returns:
         Tensor[K] (int64): indices of the kept boxes, by decreasing score.
     """
+    boxes, scores = _autocast_nms_inputs(boxes, scores)
     _check_nms_inputs(boxes, scores)
     n = boxes.size(0)
     if n == 0:
         return numtorch.empty((0,), dtype=numtorch.int64, device=boxes.device)
-    order = np.argsort(-_host(scores), kind="stable")
+    # torchvision visits boxes in the order of a descending sort of the scores: a NaN score
+    # sorts first (and its box is kept)
+    order = _host(scores.detach().sort(0, descending=True)[1])
     with np.errstate(divide="ignore", invalid="ignore"):  # empty boxes: 0/0 is never > thr
         kept = _greedy_suppression(_host(boxes)[order], iou_threshold)
     keep = order[kept]
