@@ -150,7 +150,7 @@ def _fetch(github, force_reload, trust_repo, calling_fn, verbose=True, skip_vali
         _validate_ref(owner, name, ref)
     archive = os.path.join(hub_dir, ref.replace("/", "_") + ".zip")
     url = f"{GITHUB}/{owner}/{name}/zipball/{ref}"
-    sys.stderr.write(f'Downloading: "{url}" to {archive}\n')
+    sys.stdout.write(f'Downloading: "{url}" to {archive}\n')
     hub.download_url_to_file(url, archive, progress=False)
     try:
         _extract(archive, hub_dir, target)

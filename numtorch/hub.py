@@ -306,8 +306,8 @@ def load_state_dict_from_url(url, model_dir=None, map_location=None, progress=Tr
                          f"pass file_name=")
     cached = os.path.join(model_dir, name)
     if not os.path.exists(cached):
-        if progress:
-            sys.stderr.write(f'Downloading: "{url}" to {cached}\n')
+        # torch names the download on stdout, whether or not it shows a progress bar
+        sys.stdout.write(f'Downloading: "{url}" to {cached}\n')
         prefix = None
         if check_hash:  # as torch: a name without a hash part is simply not checked
             match = HASH_REGEX.search(name)

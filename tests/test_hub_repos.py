@@ -270,8 +270,8 @@ def test_download_extract_and_cache(github, capfd):
     folder = os.path.join(numtorch.hub.get_dir(), "me_proj_main")
     assert os.path.isfile(os.path.join(folder, "sub", "data.txt"))
     assert not os.path.exists(os.path.join(numtorch.hub.get_dir(), "main.zip"))
-    err = capfd.readouterr().err
-    assert 'Downloading: "' in err and "/me/proj/zipball/main" in err
+    out = capfd.readouterr().out  # torch names the download on stdout
+    assert 'Downloading: "' in out and "/me/proj/zipball/main" in out
     # the second call uses the cache: no request at all
     github.hits.clear()
     assert numtorch.hub.load("me/proj:main", "entry", 2, trust_repo=True)[1] == 2

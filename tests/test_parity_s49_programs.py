@@ -133,3 +133,24 @@ def test_image_with_boxes(tmp_path, case):
         elif case == "rescale-int":
             w.add_image_with_boxes("b", img, lib.tensor([[1, 2, 6, 8.]]), rescale=2)
     _same_records(tmp_path, log)
+
+
+# torch.hub.load_state_dict_from_url names the download on stdout even without a progress bar
+
+@pytest.mark.parametrize("progress", [False, True])
+def test_load_state_dict_from_url_names_the_download(tmp_path, capfd, progress):
+    src = tmp_path / "w.pth"
+    torch.save({"a": torch.arange(3)}, str(src))
+    url = "file://" + str(src)
+    lines = []
+    for name, lib in (("pt", torch), ("nt", numtorch)):
+        sd = lib.hub.load_state_dict_from_url(url, model_dir=str(tmp_path / name),
+                                              progress=progress)
+        assert sd["a"].tolist() == [0, 1, 2]
+        lines.append([ln.replace(f"/{name}/", "/DIR/") for ln in
+                      capfd.readouterr().out.splitlines() if ln.startswith("Downloading")])
+        # a second call finds the cached file and says nothing
+        lib.hub.load_state_dict_from_url(url, model_dir=str(tmp_path / name),
+                                         progress=progress)
+        assert "Downloading" not in capfd.readouterr().out
+    assert lines[0] == lines[1] and len(lines[0]) == 1
