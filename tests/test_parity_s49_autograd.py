@@ -289,3 +289,27 @@ def _fw_over_rev(lib, case):
                                   "weights", "no_grad"])
 def test_forward_ad_tangents_differentiable(case):
     _check(lambda lib: _fw_over_rev(lib, case), rtol=1e-5, atol=1e-5)
+
+
+HVP_FUNCS = {
+    "sin_pow": lambda x: (x.sin() * x ** 2).sum(),
+    "sigmoid": lambda x: x.sigmoid().sum(),
+    "exp_mul": lambda x: (x.exp() * x).sum(),
+    "tanh_matmul": lambda x: (x.unsqueeze(0) @ x.new_ones(3, 3)).tanh().sum(),
+    "softmax": lambda x: (x.softmax(0) * x.new_tensor([0., 1., 2.])).sum(),
+    "relu_sq": lambda x: (x.relu() ** 2).sum(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HVP_FUNCS))
+def test_forward_ad_over_backward_hvp(name):
+    """Forward over reverse: the gradient taken inside a dual level carries H v."""
+    def run(lib):
+        fw = lib.autograd.forward_ad
+        x = lib.tensor([0.5, -1., 2.], requires_grad=True)
+        with fw.dual_level():
+            xd = fw.make_dual(x, lib.tensor([1., 2., -1.]))
+            g, = lib.autograd.grad(HVP_FUNCS[name](xd), xd, create_graph=True)
+            return fw.unpack_dual(g).primal, fw.unpack_dual(g).tangent
+
+    _check(run, rtol=1e-4, atol=1e-5)

@@ -226,6 +226,9 @@ def _make_dual_apply(original):
         for o, t in zip(out if multi else (out,), tangents):
             if t is not None and isinstance(o, graph.Tensor) and _is_float(o):
                 _set_tangent(o, t)
+                node = o._grad_fn
+                if node is not None:  # (its saved output, rebuilt, gets the tangent too)
+                    graph._FW_OUT.setdefault(id(node), (node, {}))[1][o._output_nr] = t
         return out
     return apply
 
@@ -310,6 +313,7 @@ def exit_dual_level(*, level=None):
         if t is not None and t._extra:
             t._extra.pop("fw_grad", None)
     _DUALS.clear()
+    graph._FW_OUT.clear()
 
 
 class dual_level:

@@ -33,6 +33,9 @@ from .grad_mode import InferenceVersion, _state
 
 _new = object.__new__
 _sequence = itertools.count(1)  # creation order of nodes: a valid order to run backward in
+# in an open forward-AD level: id(node) -> (node, {output index: tangent}) for the nodes whose
+# outputs got tangents, so that a saved output rebuilt for backward carries its tangent
+_FW_OUT = {}
 _hook = None  # numtorch.profiler's recorder while a profiler is active (one None check per op)
 
 _INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors "
@@ -820,6 +823,12 @@ class Op(Node):
             if edge is not None and _state.enabled:
                 t._requires_grad = True
                 t._grad_fn, t._output_nr = edge
+            if x is not None and x._extra and "fw_grad" in x._extra:
+                # a dual input in an open forward-AD level: its tangent comes along, so a
+                # backward recorded inside the level carries tangents (forward over reverse)
+                from .forward_ad import _set_tangent, _tangent
+
+                _set_tangent(t, _tangent(x))
             out.append(t)
         return out[0] if len(out) == 1 else tuple(out)
 
@@ -879,6 +888,12 @@ class Op(Node):
         if _state.enabled:
             t._requires_grad = True
             t._grad_fn, t._output_nr = self, index
+        if _FW_OUT:
+            entry = _FW_OUT.get(id(self))
+            if entry is not None and entry[1].get(index) is not None:
+                from .forward_ad import _set_tangent
+
+                _set_tangent(t, entry[1][index])
         return t
 
     # -- torch's saved-variable attributes (grad_fn._saved_self ...) -------------------------
