@@ -69,6 +69,9 @@ def _pool_forward(x, rois, scale, pooled_h, pooled_w):
     return out, arg
 
 
+_LOWEST = -float(np.finfo(np.float32).max)  # the kernel's starting max (-FLT_MAX, any dtype)
+
+
 def _pool_chunk(x, sel, batch, h_lo, h_hi, w_lo, w_hi, out, arg):
     _, c, height, width = x.shape
     hm = max(int((h_hi - h_lo).max()), 1)
@@ -86,7 +89,9 @@ def _pool_chunk(x, sel, batch, h_lo, h_hi, w_lo, w_hi, out, arg):
     q = cols[:, None, :, None, :]
     win = x[b, :, r, q]                                            # (k, PH, PW, hm, wm, C)
     ok = (row_ok[:, :, None, :, None] & col_ok[:, None, :, None, :])
-    win = np.where(ok[..., None], win, -np.inf)
+    # torchvision's kernel keeps a value only when it exceeds the running max, which starts
+    # at -FLT_MAX: NaNs and values at or below -FLT_MAX are never picked
+    win = np.where(ok[..., None] & (win > _LOWEST), win, -np.inf)
     k, ph, pw = win.shape[:3]
     flat = win.reshape(k, ph, pw, hm * wm, c)
     best = flat.argmax(axis=3)                                     # first maximum, row-major
@@ -97,8 +102,9 @@ def _pool_chunk(x, sel, batch, h_lo, h_hi, w_lo, w_hi, out, arg):
     src_w = np.take_along_axis(np.broadcast_to(cols[:, None, :, :], (k, ph, pw, wm)), bj, axis=3)
     chan = np.arange(c)
     flat_pos = ((batch[:, None, None, None] * c + chan) * height + src_h) * width + src_w
-    vals = np.where(empty[..., None], 0, vals)
-    flat_pos = np.where(empty[..., None], -1, flat_pos)
+    none = vals == -np.inf  # a bin with no pickable value: -FLT_MAX, no gradient
+    vals = np.where(empty[..., None], 0, np.where(none, _LOWEST, vals))
+    flat_pos = np.where(empty[..., None] | none, -1, flat_pos)
     out[sel] = vals.transpose(0, 3, 1, 2)
     arg[sel] = flat_pos.transpose(0, 3, 1, 2)
 

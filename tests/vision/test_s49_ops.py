@@ -71,3 +71,57 @@ def test_nms_under_autocast_runs_in_float32():
     ref = ops.nms(bb.float(), sb.to(numtorch.bfloat16).float(), 0.4)
     np.testing.assert_array_equal(got.numpy(), ref.numpy())
     assert len(want) > 0
+
+
+def _roi_pool_reference(x, rois, scale, ph_, pw_):
+    """RoIPool by the compiled kernel's rules, element by element: coordinates rounded half
+    away from zero, bins floor/ceil, a value counts when it exceeds the running max, which
+    starts at -FLT_MAX (0 for an empty bin); the gradient goes to the first maximum."""
+    _, c_, h_, w_ = x.shape
+    out = np.zeros((len(rois), c_, ph_, pw_), x.dtype)
+    arg = -np.ones(out.shape, np.int64)
+    lowest = -float(np.finfo(np.float32).max)
+
+    def rnd(v):
+        return int(np.sign(v) * np.floor(abs(v) + 0.5))
+
+    f = x.dtype.type
+    for n, r in enumerate(rois):
+        sw, sh, ew, eh = (rnd(float(f(r[i]) * f(scale))) for i in (1, 2, 3, 4))
+        bh, bw = f(max(eh - sh + 1, 1)) / f(ph_), f(max(ew - sw + 1, 1)) / f(pw_)
+        for ph, pw in np.ndindex(ph_, pw_):
+            hs = min(max(int(np.floor(f(ph) * bh)) + sh, 0), h_)
+            he = min(max(int(np.ceil(f(ph + 1) * bh)) + sh, 0), h_)
+            ws = min(max(int(np.floor(f(pw) * bw)) + sw, 0), w_)
+            we = min(max(int(np.ceil(f(pw + 1) * bw)) + sw, 0), w_)
+            for c in range(c_):
+                m, mi = (0.0 if (he <= hs or we <= ws) else lowest), -1
+                for h, w in np.ndindex(he - hs, we - ws):
+                    v = x[int(r[0]), c, hs + h, ws + w]
+                    if v > m:
+                        m, mi = v, (hs + h) * w_ + ws + w
+                out[n, c, ph, pw], arg[n, c, ph, pw] = m, mi
+    return out, arg
+
+
+@pytest.mark.parametrize("scale,size", [(1.0, (2, 2)), (0.5, (3, 2)), (1.0, (4, 5)),
+                                        (0.25, (1, 1))])
+def test_roi_pool_nan_and_inf_follow_the_kernel(scale, size):
+    rng = np.random.default_rng(0)
+    x = np.round(rng.standard_normal((2, 3, 7, 9)), 1).astype(np.float32)  # ties too
+    x[0, 0, 2:4, 2:4] = np.nan
+    x[1, 1, :, :3] = -np.inf
+    rois = np.array([[0, 0.5, 1.5, 6.5, 5.5], [1, -3, -2, 4, 3], [0, 2.5, 2.5, 2.5, 2.5],
+                     [1, 8, 6, 20, 20], [0, 6, 5, 1, 1], [1, 0, 0, 2.4, 6.6],
+                     [0, -0.5, -1.5, 3.5, 2.5]], np.float32)
+    want, arg = _roi_pool_reference(x, rois, scale, *size)
+    xt = numtorch.from_numpy(x.copy()).requires_grad_()
+    got = ops.roi_pool(xt, numtorch.from_numpy(rois), size, scale)
+    np.testing.assert_array_equal(got.detach().numpy(), want)
+    go = rng.standard_normal(want.shape).astype(np.float32)
+    got.backward(numtorch.from_numpy(go))
+    grad = np.zeros(x.shape, np.float64)
+    for idx in zip(*np.nonzero(arg >= 0)):
+        b, c = int(rois[idx[0], 0]), idx[1]
+        grad[b, c].reshape(-1)[arg[idx]] += go[idx]
+    np.testing.assert_allclose(xt.grad.numpy(), grad, atol=1e-6)
