@@ -220,3 +220,17 @@ def test_half_fused_adam_bitwise(case, dtype):
     x, y = torch.randn(37, generator=gen).to(dt), torch.randn(3, 5, generator=gen).to(dt)
     for got, ref in zip(run(numtorch, _nt(x), _nt(y)), run(torch, x, y)):
         np.testing.assert_array_equal(got, ref)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+@pytest.mark.parametrize("shape", [(3, 3), (0, 3), (2, 5)])
+def test_orthogonal_init_dtypes(shape, dtype):
+    def run(lib):
+        w = lib.empty(*shape, dtype=getattr(lib, dtype))
+        lib.nn.init.orthogonal_(w)
+        return w
+
+    ref, got = _outcome(run, torch), _outcome(run, numtorch)
+    assert got[0] == ref[0]
+    if isinstance(ref[1], str):
+        assert got[1] == ref[1]

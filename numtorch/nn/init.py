@@ -8,7 +8,9 @@ require grad) and returns the same tensor. Random draws come from numtorch's gen
 import math
 import warnings
 
-from .. import backend
+import numpy as np
+
+from .. import _dtype, backend
 from .._tensor import _make
 from ..autograd.grad_mode import no_grad
 
@@ -376,6 +378,10 @@ def orthogonal_(tensor, gain=1, generator=None):
         if flat.dtype.kind == "c":  # torch's sign of R's diagonal refuses complex values
             raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support "
                                       "complex numbers. Please use torch.sgn instead.")
+        if flat.dtype.itemsize == 2 and flat.dtype.kind in "fV" and xp is np:
+            # torch's CPU QR has no 16-bit floats
+            raise NotImplementedError(f'"geqrf_cpu" not implemented for '
+                                      f"'{_dtype._TYPE_DISPLAY[tensor.dtype.name]}'")
         if rows < cols:
             flat = flat.T
         q, r = xp.linalg.qr(flat.astype(xp.float64))
