@@ -34,7 +34,10 @@ def _deprecated():
     # torch warns once per process (a C++ TORCH_WARN_ONCE)
     if not _warned[0]:
         _warned[0] = True
-        warnings.warn(_DEPRECATION, UserWarning, stacklevel=3)
+        from .ops._util import user_stacklevel
+
+        # (the program's line, however many numtorch frames lie between)
+        warnings.warn(_DEPRECATION, UserWarning, stacklevel=user_stacklevel())
 
 
 def _tensor_cls():

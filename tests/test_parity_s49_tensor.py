@@ -197,3 +197,22 @@ _CLAMP_COMPLEX = {
 @pytest.mark.parametrize("name", sorted(_CLAMP_COMPLEX))
 def test_clamp_complex_number_bounds(name, dtype):
     same(lambda t: _CLAMP_COMPLEX[name](t, t.tensor([-1.0, 0.5, 3.0]).to(getattr(t, dtype))))
+
+
+# -- 6. special.zeta at q = inf, linalg.vander of bool/half -----------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_zeta_grid_with_infinities(dtype):
+    v = [-float("inf"), -2.0, -1.5, 0.0, 0.5, 1.0, 2.0, 50.0, float("inf"), float("nan")]
+
+    def f(t):
+        x = t.tensor(v, dtype=getattr(t, dtype))
+        return t.special.zeta(x[:, None], x[None, :])
+
+    same(f, rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "float16", "bfloat16", "uint8", "int32", "float32"])
+def test_linalg_vander_dtypes(dtype):
+    same(lambda t: [t.linalg.vander(t.tensor([1, 0, 2]).to(getattr(t, dtype)), N=4),
+                    t.vander(t.tensor([1, 0, 2]).to(getattr(t, dtype)))])

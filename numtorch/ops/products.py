@@ -628,13 +628,14 @@ def vander(x, *, N=None):
     from .join import cat
 
     check_tensor("linalg.vander", x, "x")
+    if x.dtype in (_dtype.bool, _dtype.float16, _dtype.bfloat16):  # (checked first, as torch)
+        raise RuntimeError(f"linalg.vander supports floating point, complex, and integer "
+                           f"tensors, but got {_dtype._TYPE_DISPLAY[x.dtype.name]}")
     if x._array.ndim == 0:
         raise RuntimeError("N must be greater than 1.")
     n = x.shape[-1] if N is None else N
     if n <= 1:
         raise RuntimeError("N must be greater than 1.")
-    if x.dtype is _dtype.bool:
-        x = x.to(_dtype.int64)
     ones = (x * 0 + 1).unsqueeze(-1)
     reps = x.unsqueeze(-1).expand(*x.shape, n - 1)
     return cat([ones, reps], dim=-1).cumprod(-1)

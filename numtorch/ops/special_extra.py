@@ -254,7 +254,10 @@ class Zeta(_Binary):
     node_name = "SpecialZetaBackward0"
 
     def values(self, x, q):
-        return _scipy(self.xp, "zeta")(x, q)
+        y = _scipy(self.xp, "zeta")(x, q)
+        # torch's series gives NaN at q = +inf (SciPy's limit is 0); x = 1 stays inf
+        bad = self.xp.isposinf(q) & (x != 1)
+        return self.xp.where(bad, self.xp.nan, y).astype(y.dtype, copy=False)
 
     def backward(self, grad):
         x, q = self.saved_inputs()
