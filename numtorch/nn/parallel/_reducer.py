@@ -19,6 +19,7 @@ import numpy as np
 
 from ... import backend
 from ..._device import CPU
+from ...autograd import graph as _graph
 from ...autograd.graph import AccumulateGrad, edge_of
 from ...distributed import _mpi
 from ._progress import ProgressThread, default_interval
@@ -83,11 +84,14 @@ def assign_buckets(params, cap_bytes, first_cap_bytes):
     return done
 
 
-def walk_graph(outputs):
+def walk_graph(outputs, floor=None):
     """Reorder the parameters' accumulators after their producers; return the used leaves.
 
     Args:
         outputs: the tensors a forward returned.
+        floor (int, optional): the creation number taken before the first forward of this
+            iteration when this is a later one: graphs of the earlier forwards, which this
+            walk does not see, may feed the same accumulators, so none is placed above it.
 
     Returns:
         set[int]: ids of the leaf tensors that backward from ``outputs`` reaches.
@@ -120,6 +124,8 @@ def walk_graph(outputs):
                 seen.add(child)
                 stack.append(child)
     for acc, seq in last_producer.items():
+        if floor is not None:
+            seq = min(seq, floor)
         acc._seq = seq - 0.5  # runs right after the last node feeding it, not at the end
         v = acc.variable
         if v is not None:
@@ -173,6 +179,9 @@ class Reducer:
         self.local_used = np.zeros(len(params), np.uint8)
         self.global_used = None
         self.used_work = None
+        self.first_forward_seq = None  # creation number before this iteration's 1st forward
+        self.unused = []  # indices found unused by the forward, marked at the first gradient
+        self.param_names = None  # set by DDP: named in the unfinished-reduction error
         self.active = False
         self.started = False
         self.next_bucket = 0
@@ -185,11 +194,20 @@ class Reducer:
 
     # -- per iteration ----------------------------------------------------------------
 
-    def prepare_for_backward(self, outputs):
-        """Arm the hooks for the backward of this forward's ``outputs``."""
+    def note_forward(self):
+        """Called before every forward that records a graph (synchronised or not): remembers
+        where this iteration's graphs begin, for ``walk_graph``'s floor."""
+        if self.first_forward_seq is None:
+            self.first_forward_seq = next(_graph._sequence)
+            return None
+        return self.first_forward_seq
+
+    def prepare_for_backward(self, outputs, floor=None):
+        """Arm the hooks for the backward of this forward's ``outputs`` (``floor``: what
+        ``note_forward`` returned for it)."""
         if self.started and self.active:
             self._unfinished_error()
-        used = walk_graph(flatten_outputs(outputs, []))
+        used = walk_graph(flatten_outputs(outputs, []), floor)
         self.marked[:] = False
         self.next_bucket = 0
         self.started = False
@@ -197,19 +215,36 @@ class Reducer:
         for b in self.buckets:
             b.pending, b.work, b.future, b.ready = len(b.params), None, None, False
         self.active = True
+        self.unused = []
         if self.find_unused:
+            # the unused ones are marked ready by the first gradient of the backward, as in
+            # torch: until then nothing has started (a second forward before the backward
+            # is allowed, and a forward reaching no parameter launches no reduction)
             for i, p in enumerate(self.params):
                 hit = id(p) in used
                 self.local_used[i] = hit
                 if not hit:
-                    b, k = self.slot[id(p)]
-                    b.views[k][...] = 0
-                    self._mark(i, b)
+                    self.unused.append(i)
 
     def _unfinished_error(self):
         # the reduction stays unfinished, so every later forward fails the same way (torch's
         # reducer does not recover either)
-        missing = " ".join(str(i) for i in np.flatnonzero(~self.marked))
+        idx = np.flatnonzero(~self.marked)
+        missing = " ".join(str(i) for i in idx)
+        rank = self.group._world.rank
+        from ...distributed._debug import DebugLevel, get_debug_level
+
+        names = ""
+        if get_debug_level() == DebugLevel.OFF:
+            tail = ("\n In addition, you can set the environment variable "
+                    "TORCH_DISTRIBUTED_DEBUG to either INFO or DETAIL to print out information "
+                    "about which particular parameters did not receive gradient on this rank as "
+                    "part of this error")
+        else:
+            tail = ""
+            if self.param_names is not None:
+                names = ("\nParameters which did not receive grad for rank "
+                         f"{rank}: {', '.join(sorted(self.param_names[i] for i in idx))}")
         raise RuntimeError(
             "Expected to have finished reduction in the prior iteration before starting a new "
             "one. This error indicates that your module has parameters that were not used in "
@@ -220,12 +255,18 @@ class Reducer:
             "distributed data parallel module wasn't able to locate the output tensors in the "
             "return value of your module's `forward` function. Please include the loss function "
             "and the structure of the return value of `forward` of your module when reporting "
-            "this issue (e.g. list, dict, iterable).\nParameter indices which did not receive "
-            f"grad for rank {self.group._world.rank}: {missing}")
+            f"this issue (e.g. list, dict, iterable).{names}\nParameter indices which did not "
+            f"receive grad for rank {rank}: {missing}{tail}")
 
     def _on_grad(self, p):
         if not self.active:
             return
+        if self.unused:
+            unused, self.unused = self.unused, []
+            for j in unused:
+                b, k = self.slot[id(self.params[j])]
+                b.views[k][...] = 0
+                self._mark(j, b)
         i = self.index[id(p)]
         if self.marked[i]:
             raise RuntimeError(
@@ -297,6 +338,7 @@ class Reducer:
     def _finalize(self):
         """Wait for every bucket, average, and hand the results to the parameters."""
         self.active = False
+        self.first_forward_seq = None
         if self.progress is not None:
             self.progress.take()
         pending = [b.work for b in self.buckets if b.work is not None]
@@ -353,6 +395,7 @@ class Reducer:
             b.ready = True
             b.pending = 0
         self.local_used[:] = 0
+        self.unused = []
         self.next_bucket = 0
         self.active = True
         self.started = True

@@ -52,8 +52,9 @@ class DistributedDataParallel(Module):
             treat their gradients as ready (zero) so the reduction can finish.
         gradient_as_bucket_view (bool): leave each ``.grad`` as a view into its bucket
             (saves a copy and memory).
-        static_graph (bool): the graph is the same every iteration (accepted; the reducer
-            needs no extra work for it).
+        static_graph (bool): the set of parameters the forward uses is the same every
+            iteration; as in torch, parameters left unused are then allowed without
+            ``find_unused_parameters`` (the reducer finds them as it does for that flag).
 
     Example:
         >>> dist.init_process_group("gloo")                           # doctest: +SKIP
@@ -116,7 +117,8 @@ class DistributedDataParallel(Module):
             _broadcast_arrays(group, [p for _, p in named] + self._module_buffers, 0)
         first = min(DEFAULT_FIRST_BUCKET_BYTES, self.bucket_bytes_cap)
         self.reducer = Reducer(params, group, self.bucket_bytes_cap, first,
-                               find_unused_parameters, gradient_as_bucket_view)
+                               find_unused_parameters or static_graph, gradient_as_bucket_view)
+        self.reducer.param_names = [n for n, p in named if p.requires_grad]
 
     # -- communication hooks --------------------------------------------------------------
 
@@ -152,15 +154,22 @@ class DistributedDataParallel(Module):
 
             Join.notify_join_context(self)
             src = self._join_iteration()
+        reducer = self.reducer
+        if is_grad_enabled() and reducer.started and reducer.active:
+            # as torch, any forward recording a graph (inside no_sync too) refuses to start
+            # while the last backward's reduction is unfinished: the ranks' gradients were
+            # not averaged, and training on would let the replicas drift apart silently
+            reducer._unfinished_error()
         if self.will_sync_module_buffers() and self.process_group.size() > 1:
             _broadcast_arrays(self.process_group, self._module_buffers, src)
         if self.device_ids:
             inputs, kwargs = _to_device((inputs, kwargs), self.device_ids[0])
+        floor = reducer.note_forward() if is_grad_enabled() else None
         out = self.module(*inputs, **kwargs)
         if is_grad_enabled() and self.require_backward_grad_sync:
-            self.reducer.prepare_for_backward(out)
-        else:
-            self.reducer.active = False
+            reducer.prepare_for_backward(out, floor)
+        elif not (reducer.started and reducer.active):  # (an unfinished one stays pending)
+            reducer.active = False
         return out
 
     @contextlib.contextmanager
@@ -182,6 +191,7 @@ class DistributedDataParallel(Module):
 
     def _set_static_graph(self):
         self.static_graph = True
+        self.reducer.find_unused = True
 
     def _get_ddp_logging_data(self):
         """The construction facts torch's DDP logger records (Lightning reads this dict)."""
@@ -289,7 +299,10 @@ class DistributedDataParallel(Module):
                   if p.requires_grad and n not in self.parameters_to_ignore]
         self.reducer = Reducer(params, self.process_group, self.bucket_bytes_cap,
                                min(DEFAULT_FIRST_BUCKET_BYTES, self.bucket_bytes_cap),
-                               self.find_unused_parameters, self.gradient_as_bucket_view)
+                               self.find_unused_parameters or self.static_graph,
+                               self.gradient_as_bucket_view)
+        self.reducer.param_names = [n for n, p in self.module.named_parameters()
+                                    if p.requires_grad and n not in self.parameters_to_ignore]
 
 
 class _DDPJoinHook:
