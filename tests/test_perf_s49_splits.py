@@ -171,3 +171,58 @@ def test_clip_grad_norm_no_clip_needed(forced):
     _, t_grads, _ = _clip(torch, grads0, 10.0, 2.0, ["float32"] * 3)
     for a, b in zip(n_grads, t_grads):
         np.testing.assert_array_equal(a, b)
+
+
+# ---- the linear layer's bias add on its GEMM's output ----
+
+def _linear(lib, x0, w0, b0, dt, layout):
+    cast = getattr(lib, dt)
+    x = lib.tensor(x0).to(cast)
+    w = lib.tensor(w0).to(cast).requires_grad_(True)
+    b = lib.tensor(b0).to(cast).requires_grad_(True)
+    if layout == "permuted":  # (L, N, E) seen as a batch-first view, as MultiheadAttention makes
+        x = x.transpose(0, 1)
+    x.requires_grad_(True)
+    y = lib.nn.functional.linear(x, w, b)
+    y.float().square().sum().backward()
+    return (y.detach().float().numpy(), x.grad.float().numpy(), w.grad.float().numpy(),
+            b.grad.float().numpy(), y.stride())
+
+
+LINEAR_SHAPES = [(37, 24), (5, 9, 24), (3, 4, 6, 24)]
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("shape", LINEAR_SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("layout", ["contiguous", "permuted"])
+def test_linear_bias_split(forced, dt, shape, layout):
+    if layout == "permuted" and len(shape) < 3:
+        pytest.skip("needs batch dims")
+    x0 = RNG.standard_normal(shape).astype(np.float32)
+    w0 = (RNG.standard_normal((19, shape[-1])) / 5).astype(np.float32)
+    b0 = RNG.standard_normal(19).astype(np.float32) * 3
+    got = _linear(numtorch, x0, w0, b0, dt, layout)
+    whole = _whole(_linear, numtorch, x0, w0, b0, dt, layout)
+    for a, c in zip(got[:4], whole[:4]):
+        _bits_equal(a, c)
+    assert got[4] == whole[4]
+    ref = _linear(torch, x0, w0, b0, dt, layout)
+    tol = {"float32": 1e-5, "float64": 1e-12, "float16": 2e-3, "bfloat16": 2e-2}[dt]
+    for a, c in zip(got[:4], ref[:4]):
+        np.testing.assert_allclose(a, c, rtol=tol, atol=tol * max(1.0, float(np.abs(c).max())))
+    if layout == "contiguous":  # (a permuted input's output keeps its layout in numtorch,
+        assert got[4] == ref[4]  # where torch's is row-major: as before this split)
+
+
+def test_linear_bias_add_fans_out(forced):
+    x = numtorch.tensor(RNG.standard_normal((40, 16)).astype(np.float32))
+    lin = numtorch.nn.Linear(16, 30)
+    before = len(forced)
+    with numtorch.no_grad():
+        y = lin(x)
+    assert len(forced) > before
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_intraop, "parts", lambda n, unit=1: 1)
+        with numtorch.no_grad():
+            y1 = lin(x)
+    _bits_equal(y.numpy(), y1.numpy())
