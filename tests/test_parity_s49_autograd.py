@@ -313,3 +313,57 @@ def test_forward_ad_over_backward_hvp(name):
             return fw.unpack_dual(g).primal, fw.unpack_dual(g).tangent
 
     _check(run, rtol=1e-4, atol=1e-5)
+
+
+# -- grad_fn._saved_* attributes of the common nodes --------------------------------------------
+def _x23(lib):
+    return lib.tensor([[1.5, -0.25, 2.0], [0.5, -1.0, 3.0]], requires_grad=True)
+
+
+NODE_CASES = {
+    "mul": lambda lib, x: x * x,
+    "mul_tensor_const": lambda lib, x: x * lib.tensor([1., 2., 3.]),
+    "div": lambda lib, x: x / (x.abs() + 1),
+    "add_alpha": lambda lib, x: lib.add(x, x, alpha=3),
+    "add_scalar": lambda lib, x: x + 2,
+    "sub": lambda lib, x: x - x.exp(),
+    "mm": lambda lib, x: x @ x.t().detach(),
+    "relu": lambda lib, x: x.relu(),
+    "sigmoid": lambda lib, x: x.sigmoid(),
+    "tanh": lambda lib, x: x.tanh(),
+    "exp": lambda lib, x: x.exp(),
+    "log": lambda lib, x: (x * x + 1).log(),
+    "gelu_tanh": lambda lib, x: lib.nn.functional.gelu(x, approximate="tanh"),
+    "clamp": lambda lib, x: x.clamp(min=0, max=1),
+    "pow": lambda lib, x: x.pow(3),
+    "sum": lambda lib, x: x.sum(),
+    "sum_dim": lambda lib, x: x.sum(1, keepdim=True),
+    "mean": lambda lib, x: x.mean(),
+    "mean_dim": lambda lib, x: x.mean(0),
+    "view": lambda lib, x: x.view(6),
+    "expand": lambda lib, x: x[:1].expand(4, 3),
+    "softmax": lambda lib, x: x.softmax(1),
+    "log_softmax": lambda lib, x: x.log_softmax(0),
+    "neg": lambda lib, x: -x,
+}
+ATTRS = ("_saved_self", "_saved_other", "_saved_result", "_saved_mat2", "_saved_alpha",
+         "_saved_exponent", "_saved_dim", "_saved_keepdim", "_saved_self_sym_sizes",
+         "_saved_mat2_sym_sizes", "_saved_approximate", "_saved_min", "_saved_max")
+
+
+@pytest.mark.parametrize("name", sorted(NODE_CASES))
+def test_grad_fn_saved_attributes(name):
+    def run(lib):
+        fn = NODE_CASES[name](lib, _x23(lib)).grad_fn
+        out = [fn.name()]
+        for attr in ATTRS:
+            try:
+                v = getattr(fn, attr)
+            except AttributeError:
+                out.append((attr, "absent"))
+                continue
+            out.append((attr, v if not isinstance(v, lib.Tensor) else v.detach()))
+        listed = sorted(a for a in dir(fn) if a in ATTRS)
+        return out, listed
+
+    _check(run)

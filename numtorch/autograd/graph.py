@@ -1055,6 +1055,9 @@ def _named(base, name):
               "__doc__": f"The graph node of :class:`{base.__qualname__}`, named as in torch."}
         if short != name:  # a C++ node (CopySlices): torch's class is short, its name() not
             ns["name"] = lambda self: name
+        from ._saved_attrs import properties
+
+        ns.update(properties(short))  # torch's grad_fn._saved_* attributes of this node
         t = _NAMED[(base, name)] = type(base)(short, (base,), ns)
     return t
 
