@@ -234,3 +234,24 @@ def test_orthogonal_init_dtypes(shape, dtype):
     assert got[0] == ref[0]
     if isinstance(ref[1], str):
         assert got[1] == ref[1]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("kw", [{}, {"weight_decay": 0.1}, {"maximize": True, "rho": 0.8}],
+                         ids=["plain", "weight_decay", "maximize-rho"])
+def test_half_adadelta_bitwise(kw, dtype):
+    """Adadelta on a 16-bit parameter: torch's ops each compute in float32 and round once."""
+    def run(lib, x):
+        p = lib.nn.Parameter(x.clone())
+        o = lib.optim.Adadelta([p], lr=1.0, **kw)
+        for i in range(4):
+            o.zero_grad()
+            ((p.float() ** 2).sum() * (i + 1)).backward()
+            o.step()
+        st = o.state[p]
+        return [t.detach().float().numpy() for t in (p, st["square_avg"], st["acc_delta"])]
+
+    gen = torch.Generator().manual_seed(0)
+    x = torch.randn(64, generator=gen).to(getattr(torch, dtype))
+    for got, ref in zip(run(numtorch, _nt(x)), run(torch, x)):
+        np.testing.assert_array_equal(got, ref)

@@ -1,9 +1,12 @@
 """Adadelta: per-coordinate step sizes from running averages of squared gradients and
 squared updates."""
 
+import numpy as np
+
 from .. import backend
 from ..backend._axpy import add_product, add_scaled
 from ._checks import check_lr, check_nonneg
+from ._half_steps import half_grad
 from .optimizer import Optimizer, _make
 
 __all__ = ["Adadelta"]
@@ -44,6 +47,8 @@ class Adadelta(Optimizer):
 
     def _update(self, param, grad, state, group):
         p = param._array
+        if p.dtype.itemsize == 2 and type(p) is np.ndarray and p.dtype == grad.dtype:
+            return self._update_half(param, grad, state, group)
         xp = backend.xp_of(p)
         g = -grad if group["maximize"] else grad
         self._step_tensor(state)
@@ -57,3 +62,17 @@ class Adadelta(Optimizer):
         acc *= rho
         acc[...] = add_product(acc, (1 - rho) * delta, delta)
         p[...] = add_scaled(p, delta, -group["lr"])
+
+    def _update_half(self, param, grad, state, group):
+        """A float16/bfloat16 parameter (host arrays): torch's rule op by op in tensor ops,
+        each computing in float32 and rounding once to the 16-bit type (NumPy's 16-bit
+        arithmetic would round the Python-number factors to 16 bits first)."""
+        g = half_grad(param, grad, group)
+        self._step_tensor(state)
+        rho, eps = group["rho"], group["eps"]
+        sq, acc = state["square_avg"], state["acc_delta"]
+        sq.mul_(rho).addcmul_(g, g, value=1 - rho)
+        std = sq.add(eps).sqrt_()
+        delta = acc.add(eps).sqrt_().div_(std).mul_(g)
+        acc.mul_(rho).addcmul_(delta, delta, value=1 - rho)
+        param.add_(delta, alpha=-group["lr"])
