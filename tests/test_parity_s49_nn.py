@@ -255,3 +255,27 @@ def test_half_adadelta_bitwise(kw, dtype):
     x = torch.randn(64, generator=gen).to(getattr(torch, dtype))
     for got, ref in zip(run(numtorch, _nt(x)), run(torch, x)):
         np.testing.assert_array_equal(got, ref)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("kw", [{}, {"weight_decay": 0.1, "maximize": True},
+                                {"beta2_decay": -0.5, "d": 2.0, "eps": (1e-3, 1e-3)}],
+                         ids=["plain", "decay-maximize", "options"])
+def test_half_adafactor_bitwise(kw, dtype):
+    """Adafactor on 16-bit vector and matrix parameters follows torch's op sequence."""
+    def run(lib, x, y):
+        p, q = lib.nn.Parameter(x.clone()), lib.nn.Parameter(y.clone())
+        o = lib.optim.Adafactor([p, q], lr=0.01, **kw)
+        for i in range(4):
+            o.zero_grad()
+            ((p.float() ** 2).sum() * (i + 1) + q.float().sin().sum()).backward()
+            o.step()
+        return [t.detach().float().numpy() for t in (p, q, o.state[q]["row_var"],
+                                                     o.state[q]["col_var"],
+                                                     o.state[p]["variance"])]
+
+    gen = torch.Generator().manual_seed(0)
+    dt = getattr(torch, dtype)
+    x, y = torch.randn(64, generator=gen).to(dt), torch.randn(3, 5, generator=gen).to(dt)
+    for got, ref in zip(run(numtorch, _nt(x), _nt(y)), run(torch, x, y)):
+        np.testing.assert_array_equal(got, ref)

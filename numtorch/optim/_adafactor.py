@@ -10,6 +10,8 @@ clipped to an RMS of at most ``d``.
 
 import math
 
+import numpy as np
+
 from .. import _dtype, backend
 from .._tensor import Tensor
 from .optimizer import Optimizer, _make
@@ -80,6 +82,8 @@ class Adafactor(Optimizer):
 
     def _update(self, param, grad, state, group):
         p = param._array
+        if p.dtype.itemsize == 2 and type(p) is np.ndarray and p.dtype == grad.dtype:
+            return self._update_half(param, grad, state, group)
         xp = backend.xp_of(p)
         g = -grad if group["maximize"] else grad
         step = self._step_tensor(state)
@@ -105,6 +109,41 @@ class Adafactor(Optimizer):
         update = g / xp.sqrt(xp.maximum(var, eps1 * eps1))
         denom = max(1.0, _rms(xp, update) / group["d"])
         p -= (alpha / denom) * update
+
+
+    def _update_half(self, param, grad, state, group):
+        """A float16/bfloat16 parameter (host arrays): torch's rule op by op in tensor ops
+        (each computing in float32 and rounding once to the 16-bit type, its norms reduced in
+        float32), where NumPy's 16-bit arithmetic rounds differently."""
+        g = _make(grad)
+        if group["maximize"]:
+            g = -g
+        step = self._step_tensor(state)
+        lr = float(group["lr"])
+        eps1, eps2 = group["eps"]
+        if eps1 is None:
+            eps1 = float(_dtype.finfo(param.dtype).eps)
+        one_minus_beta2 = step ** group["beta2_decay"]
+        rho = min(lr, 1.0 / step ** 0.5)
+        alpha = max(eps2, param.detach().norm(2).item() / (param.numel() ** 0.5)) * rho
+        if group["weight_decay"] != 0:
+            param.mul_(1 - lr * group["weight_decay"])
+        if g.dim() > 1:
+            row, col = state["row_var"], state["col_var"]
+            row.lerp_(g.norm(dim=-1, keepdim=True).square_().div_(g.shape[-1]),
+                      one_minus_beta2)
+            col.lerp_(g.norm(dim=-2, keepdim=True).square_().div_(g.shape[-2]),
+                      one_minus_beta2)
+            var = row @ col
+            var.div_(row.mean(dim=-2, keepdim=True).clamp_(min=eps1))
+        else:
+            var = state["variance"]
+            var.lerp_(g * g, one_minus_beta2)
+            var = var.clone()
+        update = var.clamp_(min=eps1 * eps1).rsqrt_()
+        update.mul_(g)
+        denom = max(1.0, update.norm(2).item() / ((update.numel() ** 0.5) * group["d"]))
+        param.add_(update, alpha=-alpha / denom)
 
 
 from ._functional import adafactor  # noqa: E402,F401  (torch.optim._adafactor.adafactor)
