@@ -86,6 +86,20 @@ def _long_plus(t, n, plain):
     return plain[5](_np.asarray(t._array + _np.int64(n)))  # int64 wraps around, as torch's
 
 
+def _inplace_product_shape(self, a, b, nd):
+    """torch's check of addmm_/baddbmm_: ``self`` must already have the product's shape (the
+    in-place forms do not broadcast it), checked once the factors' shapes fit."""
+    if not all(isinstance(t, _nt.Tensor) and t.dim() == nd for t in (self, a, b)):
+        return
+    sa, sb = tuple(a.shape), tuple(b.shape)
+    if sa[-1] != sb[-2] or (nd == 3 and sa[0] != sb[0]):
+        return  # (the op words the mismatch of the factors)
+    want = sa[:-1] + sb[-1:]
+    if tuple(self.shape) != want:
+        raise RuntimeError(f"Bad in-place call: input tensor size {list(self.shape)} and output "
+                           f"tensor size {list(want)} should match")
+
+
 class _TensorMath:
     """The math methods of Tensor.
 
@@ -1495,6 +1509,8 @@ class _TensorMath:
         return _nt.ops.addmm(self, mat1, mat2, *legacy, beta=beta, alpha=alpha)
 
     def addmm_(self, mat1, mat2, *legacy, beta=1, alpha=1):
+        if not legacy:
+            _inplace_product_shape(self, mat1, mat2, 2)
         return _inplace(self, _nt.ops.addmm, mat1, mat2, *legacy, beta=beta, alpha=alpha)
 
     def outer(self, vec2):
@@ -1511,6 +1527,8 @@ class _TensorMath:
         return _nt.ops.baddbmm(self, *args, beta=beta, alpha=alpha)
 
     def baddbmm_(self, *args, beta=1, alpha=1):
+        if len(args) == 2:
+            _inplace_product_shape(self, args[0], args[1], 3)
         return _inplace(self, _nt.ops.baddbmm, *args, beta=beta, alpha=alpha)
 
     def addbmm(self, *args, beta=1, alpha=1):

@@ -216,3 +216,20 @@ def test_zeta_grid_with_infinities(dtype):
 def test_linalg_vander_dtypes(dtype):
     same(lambda t: [t.linalg.vander(t.tensor([1, 0, 2]).to(getattr(t, dtype)), N=4),
                     t.vander(t.tensor([1, 0, 2]).to(getattr(t, dtype)))])
+
+
+# -- 7. in-place products whose self has another shape than the product -------------------
+
+_INPLACE_PRODUCTS = {
+    "addmm_broadcastable": lambda t: t.zeros(2, 1).addmm_(t.ones(2, 3), t.ones(3, 2)),
+    "addmm_bigger": lambda t: t.zeros(1, 1).addmm_(t.ones(2, 3), t.ones(3, 1)),
+    "addmm_ok": lambda t: t.zeros(2, 1).addmm_(t.ones(2, 3), t.ones(3, 1)),
+    "addmm_bad_factors": lambda t: t.zeros(2, 2).addmm_(t.ones(2, 3), t.ones(2, 2)),
+    "baddbmm_broadcastable": lambda t: t.zeros(1, 2, 2).baddbmm_(t.ones(2, 2, 3), t.ones(2, 3, 2)),
+    "baddbmm_ok": lambda t: t.zeros(2, 2, 2).baddbmm_(t.ones(2, 2, 3), t.ones(2, 3, 2), beta=0.5),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_INPLACE_PRODUCTS))
+def test_inplace_products_keep_self_shape(name):
+    same(lambda t: _INPLACE_PRODUCTS[name](t))
