@@ -6,7 +6,9 @@ Both variants are separable averages: bin ``(p, q)`` of RoI ``k`` is
 ``sum_{h,w} Ay[k, p, h] * X[b_k, chan(c, p, q), h, w] * Ax[k, q, w]``.
 ``ps_roi_align`` takes ``Ay``/``Ax`` from RoIAlign's bilinear sample weights (always with the
 half-pixel shift, no minimum RoI size); ``ps_roi_pool`` uses box filters over the integer bin
-edges (the mean of the bin, 0 for an empty bin). The contraction is batched matrix products,
+edges (the mean of the bin, 0 for an empty bin; as torchvision's forward kernel, a bin never
+reads the last row or column, while its backward kernel spreads the gradient up to the border,
+so those two use different edges). The contraction is batched matrix products,
 so numtorch's autograd gives the input gradient (and its second derivative); boxes get none.
 """
 
@@ -55,14 +57,24 @@ def _pooled_by_weights(input, rois, pooled_h, pooled_w, weights):
         return input.reshape(-1)[:0].reshape(0, 1, 1, 1).expand(0, out_channels, pooled_h,
                                                                  pooled_w)
     r = rois.detach().cpu().numpy()
-    ay, ax = weights(r, height, width)
-    ay_t = numtorch.as_tensor(ay, device=input.device)
-    ax_t = numtorch.as_tensor(ax, device=input.device)
     batch = r[:, 0].astype(np.int64)
     per_chunk = max(1, _CHUNK_ELEMENTS // max(1, c * height))
-    return per_image_chunks(
-        input, batch, per_chunk,
-        lambda image, idx: _ps_contract(image, ay_t[idx], ax_t[idx], out_channels))
+
+    def pooled(x, ay, ax):
+        ay_t = numtorch.as_tensor(ay, device=input.device)
+        ax_t = numtorch.as_tensor(ax, device=input.device)
+        return per_image_chunks(
+            x, batch, per_chunk,
+            lambda image, idx: _ps_contract(image, ay_t[idx], ax_t[idx], out_channels))
+
+    ay, ax, *grad_weights = weights(r, height, width)
+    if not grad_weights or not input.requires_grad or (
+            np.array_equal(ay, grad_weights[0]) and np.array_equal(ax, grad_weights[1])):
+        return pooled(input, ay, ax)
+    # the gradient pools with other bins than the value (ps_roi_pool's kernels): the value
+    # from the forward weights, the gradient through the backward ones
+    through = pooled(input, *grad_weights)
+    return pooled(input.detach(), ay, ax) + (through - through.detach())
 
 
 def _box_filter(lo, hi, size, dtype):
@@ -126,10 +138,16 @@ def ps_roi_pool(input, boxes, output_size, spatial_scale=1.0):
         dtype = r.dtype
         scaled = _round_half_away(r[:, 1:] * dtype.type(spatial_scale)).astype(np.int64)
         x1, y1, x2, y2 = scaled.T
-        # a degenerate RoI still covers one cell
-        h_lo, h_hi = _bin_edges(y1, np.maximum(y2 - y1, 1), ph, height, dtype)
-        w_lo, w_hi = _bin_edges(x1, np.maximum(x2 - x1, 1), pw, width, dtype)
-        return _box_filter(h_lo, h_hi, height, dtype), _box_filter(w_lo, w_hi, width, dtype)
+        # a degenerate RoI still covers one cell. torchvision's forward kernel clips the bin
+        # edges to the last row/column index (so a bin never reads the last row or column);
+        # its backward kernel clips them to the map's size
+        filters = []
+        for limit_h, limit_w in ((height - 1, width - 1), (height, width)):
+            h_lo, h_hi = _bin_edges(y1, np.maximum(y2 - y1, 1), ph, limit_h, dtype)
+            w_lo, w_hi = _bin_edges(x1, np.maximum(x2 - x1, 1), pw, limit_w, dtype)
+            filters += [_box_filter(h_lo, h_hi, height, dtype),
+                        _box_filter(w_lo, w_hi, width, dtype)]
+        return filters
 
     return _pooled_by_weights(input, rois, ph, pw, weights)
 

@@ -85,11 +85,12 @@ def _ps_pool_reference(x, rois, ph, pw, scale):
         sx, sy, ex, ey = rnd(x1 * scale), rnd(y1 * scale), rnd(x2 * scale), rnd(y2 * scale)
         bh, bw = max(ey - sy, 1) / ph, max(ex - sx, 1) / pw
         for p in range(ph):
-            hs = min(max(math.floor(p * bh) + sy, 0), height)
-            he = min(max(math.ceil((p + 1) * bh) + sy, 0), height)
+            # torchvision's forward kernel clips the edges to the last row/column index
+            hs = min(max(math.floor(p * bh) + sy, 0), height - 1)
+            he = min(max(math.ceil((p + 1) * bh) + sy, 0), height - 1)
             for q in range(pw):
-                ws = min(max(math.floor(q * bw) + sx, 0), width)
-                we = min(max(math.ceil((q + 1) * bw) + sx, 0), width)
+                ws = min(max(math.floor(q * bw) + sx, 0), width - 1)
+                we = min(max(math.ceil((q + 1) * bw) + sx, 0), width - 1)
                 if he > hs and we > ws:
                     for c in range(cout):
                         out[i, c, p, q] = x[int(b), (c * ph + p) * pw + q, hs:he, ws:we].mean()
@@ -107,9 +108,10 @@ def test_ps_roi_pool_is_the_mean_of_each_bin(scale):
 def test_ps_roi_pool_hand_case():
     x = np.arange(4 * 16, dtype=np.float32).reshape(1, 4, 4, 4)
     out = ops.ps_roi_pool(numtorch.tensor(x), numtorch.tensor([[0, 0, 0, 4, 4.]]), 2)
-    # channel 2p + q, rows 2p..2p+1, columns 2q..2q+1
-    expect = [[x[0, 2 * p + q, 2 * p:2 * p + 2, 2 * q:2 * q + 2].mean() for q in range(2)]
-              for p in range(2)]
+    # channel 2p + q, rows 2p..2p+1, columns 2q..2q+1, except that the kernel's bins stop
+    # before the last row and column (edges clipped to index 3)
+    expect = [[x[0, 2 * p + q, 2 * p:min(2 * p + 2, 3), 2 * q:min(2 * q + 2, 3)].mean()
+               for q in range(2)] for p in range(2)]
     np.testing.assert_allclose(out.numpy()[0, 0], expect)
 
 

@@ -125,3 +125,57 @@ def test_roi_pool_nan_and_inf_follow_the_kernel(scale, size):
         b, c = int(rois[idx[0], 0]), idx[1]
         grad[b, c].reshape(-1)[arg[idx]] += go[idx]
     np.testing.assert_allclose(xt.grad.numpy(), grad, atol=1e-6)
+
+
+def _ps_bins(r, scale, ph_, pw_, lim_h, lim_w, f):
+    def rnd(v):
+        return int(np.sign(v) * np.floor(abs(v) + 0.5))
+
+    sw, sh, ew, eh = (rnd(float(f(r[i]) * f(scale))) for i in (1, 2, 3, 4))
+    bh, bw = f(max(eh - sh, 1)) / f(ph_), f(max(ew - sw, 1)) / f(pw_)
+    return {(ph, pw): (min(max(int(np.floor(f(ph) * bh)) + sh, 0), lim_h),
+                       min(max(int(np.ceil(f(ph + 1) * bh)) + sh, 0), lim_h),
+                       min(max(int(np.floor(f(pw) * bw)) + sw, 0), lim_w),
+                       min(max(int(np.ceil(f(pw + 1) * bw)) + sw, 0), lim_w))
+            for ph, pw in np.ndindex(ph_, pw_)}
+
+
+def _ps_roi_pool_reference(x, rois, scale, ph_, pw_, grad_out):
+    """PSRoIPool by the compiled kernels' rules: the forward clips bin edges to the last
+    row/column index, the backward to the map's size; mean of the bin, 0 if empty."""
+    _, c_, h_, w_ = x.shape
+    out = np.zeros((len(rois), c_ // (ph_ * pw_), ph_, pw_), x.dtype)
+    grad = np.zeros(x.shape, np.float64)
+    for n, r in enumerate(rois):
+        b = int(r[0])
+        fwd = _ps_bins(r, scale, ph_, pw_, h_ - 1, w_ - 1, x.dtype.type)
+        bwd = _ps_bins(r, scale, ph_, pw_, h_, w_, x.dtype.type)
+        for co, ph, pw in np.ndindex(*out.shape[1:]):
+            cin = (co * ph_ + ph) * pw_ + pw
+            hs, he, ws, we = fwd[ph, pw]
+            if he > hs and we > ws:
+                out[n, co, ph, pw] = x[b, cin, hs:he, ws:we].sum() / ((he - hs) * (we - ws))
+            hs, he, ws, we = bwd[ph, pw]
+            if he > hs and we > ws:
+                grad[b, cin, hs:he, ws:we] += grad_out[n, co, ph, pw] / ((he - hs) * (we - ws))
+    return out, grad
+
+
+@pytest.mark.parametrize("scale,size", [(1.0, (2, 2)), (0.5, (2, 4)), (1.0, (1, 1)),
+                                        (2.0, (2, 1))])
+def test_ps_roi_pool_bins_stop_before_the_last_row_and_column(scale, size):
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((2, 8, 7, 9)).astype(np.float32)
+    rois = np.array([[0, 0.5, 1.5, 6.5, 5.5], [1, -3, -2, 4, 3], [0, 2.5, 2.5, 2.5, 2.5],
+                     [1, 5, 3, 20, 20], [0, 6, 5, 1, 1], [1, 0, 0, 8.4, 6.6], [0, 0, 0, 9, 7]],
+                    np.float32)
+    grad_out = rng.standard_normal((len(rois), 8 // (size[0] * size[1]), *size))
+    want, grad = _ps_roi_pool_reference(x, rois, scale, *size, grad_out)
+    xt = numtorch.from_numpy(x.copy()).requires_grad_()
+    got = ops.ps_roi_pool(xt, numtorch.from_numpy(rois), size, scale)
+    np.testing.assert_allclose(got.detach().numpy(), want, rtol=1e-6, atol=1e-6)
+    got.backward(numtorch.from_numpy(grad_out.astype(np.float32)))
+    np.testing.assert_allclose(xt.grad.numpy(), grad, rtol=1e-5, atol=1e-6)
+    # without autograd the same values
+    plain = ops.ps_roi_pool(numtorch.from_numpy(x), numtorch.from_numpy(rois), size, scale)
+    np.testing.assert_array_equal(plain.numpy(), got.detach().numpy())
