@@ -9,7 +9,9 @@ feeding it); with ``find_unused_parameters`` the second forward raised the unfin
 reduction error (the unused parameters were marked ready at forward time, not at the first
 gradient); a no_sync forward after an unfinished reduction went on silently, so the ranks'
 replicas drifted apart, where torch refuses to start the forward; the unfinished-reduction
-message lacked torch's TORCH_DISTRIBUTED_DEBUG advice. Each case's gradient and parameter
+message lacked torch's TORCH_DISTRIBUTED_DEBUG advice. static_graph with reentrant activation
+checkpointing (a parameter's gradient arriving inside an inner backward, or twice) must
+average the gradients as torch's does. Each case's gradient and parameter
 sums (or the exception) are compared per rank."""
 
 import json
@@ -26,7 +28,8 @@ CASES = ["plain_unused_fails", "find_unused", "find_unused_sometimes",
          "static_graph_bucket_view", "find_unused_view_no_sync", "no_sync_unfinished_fails",
          "no_sync_all_used", "two_forwards_fail", "two_forwards_all_used",
          "two_forwards_static", "two_forwards_find_unused", "graph_across_no_sync",
-         "tiny_buckets_as_views"]
+         "tiny_buckets_as_views", "checkpoint_reentrant", "checkpoint_reentrant_static",
+         "checkpoint_reentrant_twice_static", "checkpoint_twice_static", "checkpoint_twice"]
 
 
 @pytest.fixture(scope="module")

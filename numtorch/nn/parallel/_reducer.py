@@ -182,6 +182,8 @@ class Reducer:
         self.first_forward_seq = None  # creation number before this iteration's 1st forward
         self.unused = []  # indices found unused by the forward, marked at the first gradient
         self.param_names = None  # set by DDP: named in the unfinished-reduction error
+        self.static = False  # DDP's static_graph (see set_static_graph)
+        self.static_queued = False
         self.active = False
         self.started = False
         self.next_bucket = 0
@@ -193,6 +195,44 @@ class Reducer:
         self.progress = ProgressThread(interval) if interval > 0 and group.size() > 1 else None
 
     # -- per iteration ----------------------------------------------------------------
+
+    def set_static_graph(self):
+        """DDP's ``static_graph``: gradients are gathered as they come (a parameter's hook may
+        fire several times, as under reentrant checkpointing, whose forward graph hides the
+        parameters) and every bucket is reduced when the whole backward has finished; the
+        parameters no hook reached are the unused ones (zero, and left alone when no rank
+        used them)."""
+        self.static = True
+        self.find_unused = True  # (exchange which parameters each rank used)
+
+    def _static_grad(self, i, p):
+        b, k = self.slot[id(p)]
+        view = b.views[k]
+        g = p._grad
+        if g._array is not view:
+            view[...] = g._array
+            if self.grad_as_view and not g.requires_grad:
+                p._grad = _make(view)
+        self.local_used[i] = 1
+        if not self.static_queued:
+            self.static_queued = True
+            from ...autograd import engine
+
+            # the outermost backward: a reentrant checkpoint's inner one ends too early
+            engine._CALLBACKS[0].append(self._static_finish)
+
+    def _static_finish(self):
+        if not self.active:
+            return
+        for i, p in enumerate(self.params):
+            if not self.local_used[i]:
+                b, k = self.slot[id(p)]
+                b.views[k][...] = 0
+        self.marked[:] = True
+        self.started = True
+        for b in self.buckets:
+            b.pending, b.ready = 0, True
+        self._launch_ready()
 
     def note_forward(self):
         """Called before every forward that records a graph (synchronised or not): remembers
@@ -207,7 +247,12 @@ class Reducer:
         ``note_forward`` returned for it)."""
         if self.started and self.active:
             self._unfinished_error()
-        used = walk_graph(flatten_outputs(outputs, []), floor)
+        self.static_queued = False
+        if self.static:  # the hooks find the used parameters (see set_static_graph)
+            used = set()
+            self.local_used[:] = 0
+        else:
+            used = walk_graph(flatten_outputs(outputs, []), floor)
         self.marked[:] = False
         self.next_bucket = 0
         self.started = False
@@ -216,7 +261,7 @@ class Reducer:
             b.pending, b.work, b.future, b.ready = len(b.params), None, None, False
         self.active = True
         self.unused = []
-        if self.find_unused:
+        if self.find_unused and not self.static:
             # the unused ones are marked ready by the first gradient of the backward, as in
             # torch: until then nothing has started (a second forward before the backward
             # is allowed, and a forward reaching no parameter launches no reduction)
@@ -261,6 +306,8 @@ class Reducer:
     def _on_grad(self, p):
         if not self.active:
             return
+        if self.static:
+            return self._static_grad(self.index[id(p)], p)
         if self.unused:
             unused, self.unused = self.unused, []
             for j in unused:

@@ -53,8 +53,10 @@ class DistributedDataParallel(Module):
         gradient_as_bucket_view (bool): leave each ``.grad`` as a view into its bucket
             (saves a copy and memory).
         static_graph (bool): the set of parameters the forward uses is the same every
-            iteration; as in torch, parameters left unused are then allowed without
-            ``find_unused_parameters`` (the reducer finds them as it does for that flag).
+            iteration; as in torch, parameters left unused, and parameters whose gradient
+            arrives several times in one backward (reentrant activation checkpointing), are
+            allowed. Note: numtorch then reduces every bucket when the backward has finished
+            (no overlap with the backward).
 
     Example:
         >>> dist.init_process_group("gloo")                           # doctest: +SKIP
@@ -117,8 +119,10 @@ class DistributedDataParallel(Module):
             _broadcast_arrays(group, [p for _, p in named] + self._module_buffers, 0)
         first = min(DEFAULT_FIRST_BUCKET_BYTES, self.bucket_bytes_cap)
         self.reducer = Reducer(params, group, self.bucket_bytes_cap, first,
-                               find_unused_parameters or static_graph, gradient_as_bucket_view)
+                               find_unused_parameters, gradient_as_bucket_view)
         self.reducer.param_names = [n for n, p in named if p.requires_grad]
+        if static_graph:
+            self.reducer.set_static_graph()
 
     # -- communication hooks --------------------------------------------------------------
 
@@ -191,7 +195,7 @@ class DistributedDataParallel(Module):
 
     def _set_static_graph(self):
         self.static_graph = True
-        self.reducer.find_unused = True
+        self.reducer.set_static_graph()
 
     def _get_ddp_logging_data(self):
         """The construction facts torch's DDP logger records (Lightning reads this dict)."""
@@ -299,10 +303,11 @@ class DistributedDataParallel(Module):
                   if p.requires_grad and n not in self.parameters_to_ignore]
         self.reducer = Reducer(params, self.process_group, self.bucket_bytes_cap,
                                min(DEFAULT_FIRST_BUCKET_BYTES, self.bucket_bytes_cap),
-                               self.find_unused_parameters or self.static_graph,
-                               self.gradient_as_bucket_view)
+                               self.find_unused_parameters, self.gradient_as_bucket_view)
         self.reducer.param_names = [n for n, p in self.module.named_parameters()
                                     if p.requires_grad and n not in self.parameters_to_ignore]
+        if self.static_graph:
+            self.reducer.set_static_graph()
 
 
 class _DDPJoinHook:

@@ -1,7 +1,7 @@
 """Session 49 oracle rank program: DistributedDataParallel's flags on a model with a branch
 some forwards skip (static_graph with unused parameters, find_unused_parameters with
 rank-dependent use, no_sync accumulation with an unfinished reduction, two forwards before
-one backward, tiny buckets as views). Run by torch's launcher and by numtorch's
+one backward, tiny buckets as views, static_graph under activation checkpointing). Run by torch's launcher and by numtorch's
 (``numtorch.run``); writes ``{case: gradient and parameter sums, or the exception}`` to
 ``<out>/<tag>_rank<r>.json``."""
 
@@ -14,6 +14,7 @@ import torch
 import torch.distributed as dist
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.checkpoint import checkpoint
 
 out_dir, tag = sys.argv[1], sys.argv[2]
 dist.init_process_group("gloo")
@@ -101,6 +102,41 @@ CASES = {
                               "find_unused_parameters": True,
                               "fwd_kw": lambda s: {"use_c": s != 1}},
 }
+class Checkpointed(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(3, 3)
+        self.b = nn.Linear(3, 1)
+
+    def forward(self, x, reentrant, twice):
+        x = checkpoint(self.a, x, use_reentrant=reentrant)
+        if twice:  # the same layer again: its gradient arrives twice in one backward
+            x = checkpoint(self.a, x, use_reentrant=reentrant)
+        return self.b(x)
+
+
+def checkpointed(reentrant, twice, **kw):
+    torch.manual_seed(0)
+    m = DDP(Checkpointed(), **kw)
+    out = {}
+    try:
+        for s in range(3):
+            m.zero_grad()
+            x = data(s).requires_grad_()
+            m(x, reentrant, twice).sum().backward()
+            out[f"grads{s}"] = sums(m)
+    except Exception as e:  # noqa: BLE001 - class and message are compared
+        out["error"] = [type(e).__name__, re.sub(r"\s+", " ", str(e))]
+    return out
+
+
+for name, args in {"checkpoint_reentrant": (True, False, False),
+                   "checkpoint_reentrant_static": (True, False, True),
+                   "checkpoint_reentrant_twice_static": (True, True, True),
+                   "checkpoint_twice_static": (False, True, True),
+                   "checkpoint_twice": (False, True, False)}.items():
+    results[name] = checkpointed(args[0], args[1], static_graph=args[2])
+    dist.barrier()
 for name, kw in CASES.items():
     results[name] = train(**kw)
     dist.barrier()  # a failed case leaves no collective behind for the next one
