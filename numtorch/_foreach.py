@@ -9,7 +9,7 @@ tensors; torch's list checks come first. Out-of-place forms return a tuple, in-p
 import builtins
 import numbers
 
-from . import _tensor
+from . import _dtype, _tensor
 
 Tensor = _tensor.Tensor
 
@@ -98,6 +98,8 @@ def _binary(name, method):
             return [_extremum(name, x, o, inplace) for x, o in zip(xs, others)]
         m = method + ("_" if inplace else "")
         kw = {"alpha": alpha} if alpha != 1 else {}
+        if name == "mul" and inplace:
+            others = [_mul_scalar(x, o) for x, o in zip(xs, others)]
         return [getattr(x, m)(o, **kw) for x, o in zip(xs, others)]
 
     if takes_alpha:
@@ -122,6 +124,16 @@ def _binary(name, method):
                             "number, one number or tensor per ``x``, or a 0-d tensor.")
     in_place.__doc__ = f"In-place ``_foreach_{name}``."
     return out_of_place, in_place
+
+
+def _mul_scalar(x, o):
+    """torch's in-place CPU ``_foreach_mul_`` rounds a number factor to a float16/bfloat16
+    tensor's own dtype before multiplying (the single ``mul_``, the out-of-place
+    ``_foreach_mul`` and a 0-d tensor factor compute with it in float32)."""
+    if type(o) is float and x.dtype in (_dtype.float16, _dtype.bfloat16) and \
+            x.device.type == "cpu":
+        return float(x.dtype.np.type(o))
+    return o
 
 
 _EXTREMA = {"maximum": "clamp_min", "minimum": "clamp_max"}

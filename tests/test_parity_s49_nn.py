@@ -279,3 +279,24 @@ def test_half_adafactor_bitwise(kw, dtype):
     x, y = torch.randn(64, generator=gen).to(dt), torch.randn(3, 5, generator=gen).to(dt)
     for got, ref in zip(run(numtorch, _nt(x), _nt(y)), run(torch, x, y)):
         np.testing.assert_array_equal(got, ref)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+@pytest.mark.parametrize("form", ["inplace-number", "inplace-list", "out-of-place"])
+def test_foreach_mul_number_on_half(form, dtype):
+    """torch's in-place ``_foreach_mul_`` rounds a number to a 16-bit tensor's dtype first
+    (EMA updates of half weights); its out-of-place form does not."""
+    def run(lib, x):
+        xs = [x.clone(), (x * 0.5).clone()]
+        if form == "inplace-number":
+            lib._foreach_mul_(xs, 0.9)
+        elif form == "inplace-list":
+            lib._foreach_mul_(xs, [0.9, 0.999])
+        else:
+            xs = lib._foreach_mul(xs, 0.9)
+        return [t.float().numpy() for t in xs]
+
+    gen = torch.Generator().manual_seed(0)
+    x = (torch.rand(500, generator=gen) * 100).to(getattr(torch, dtype))
+    for got, ref in zip(run(numtorch, _nt(x)), run(torch, x)):
+        np.testing.assert_array_equal(got, ref)
