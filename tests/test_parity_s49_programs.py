@@ -154,3 +154,91 @@ def test_load_state_dict_from_url_names_the_download(tmp_path, capfd, progress):
                                          progress=progress)
         assert "Downloading" not in capfd.readouterr().out
     assert lines[0] == lines[1] and len(lines[0]) == 1
+
+
+# torch.utils._pytree: treespec_dumps / treespec_loads / treespec_pprint / arg_tree_leaves were
+# missing, and torch.Size was a leaf where torch makes it a node (unflattening to a tuple)
+
+import collections
+
+import torch.utils._pytree as _tpt
+
+import numtorch.utils._pytree as _npt
+
+_PT_NT = collections.namedtuple("_PT_NT", "a b")
+_tpt._register_namedtuple(_PT_NT, serialized_type_name="s49.PT_NT")
+_npt._register_namedtuple(_PT_NT, serialized_type_name="s49.PT_NT")
+
+_TREES = {
+    "list-tuple-none": lambda L: [1, (2, None)],
+    "dict-int-keys": lambda L: {1: 2, "b": 3},
+    "ordereddict": lambda L: collections.OrderedDict(z=1, a=[2]),
+    "defaultdict": lambda L: collections.defaultdict(list, k=[1, 2]),
+    "deque": lambda L: collections.deque([1, 2], maxlen=3),
+    "leaf": lambda L: 3,
+    "empty-list": lambda L: [],
+    "namedtuple": lambda L: {"p": [_PT_NT(1, {"q": (2,)})]},
+    "size": lambda L: L.Size([2, 3]),
+    "tensor-shape": lambda L: (L.ones(2, 3), L.ones(4).shape),
+}
+
+
+@pytest.mark.parametrize("name", list(_TREES))
+def test_treespec_dumps_loads(name):
+    out = []
+    for L, pt in ((torch, _tpt), (numtorch, _npt)):
+        tree = _TREES[name](L)
+        leaves, spec = pt.tree_flatten(tree)
+        text = pt.treespec_dumps(spec)
+        back = pt.treespec_loads(text)
+        assert back == spec
+        rebuilt = pt.tree_unflatten(leaves, back)
+        out.append((text, pt.treespec_pprint(spec), [type(x).__name__ for x in leaves],
+                    repr(pt.tree_map(lambda v: v * 2 if isinstance(v, int) else v, tree)),
+                    type(rebuilt).__name__, spec.num_leaves, spec.num_nodes))
+    assert out[0] == out[1]
+
+
+def test_treespec_dumps_errors():
+    class Unnamed:
+        pass
+
+    msgs = []
+    for L, pt in ((torch, _tpt), (numtorch, _npt)):
+        got = []
+        nt = collections.namedtuple("NT", "x")
+        for call in (lambda pt=pt, nt=nt: pt.treespec_dumps(pt.tree_structure(nt(1))),
+                     lambda pt=pt: pt.treespec_dumps(pt.tree_structure([1]), protocol=7),
+                     lambda pt=pt: pt.treespec_loads("[9, {}]"),
+                     lambda pt=pt: pt.treespec_dumps([1])):
+            with pytest.raises(Exception) as e:
+                call()
+            got.append((type(e.value).__name__, str(e.value).replace("torch", "T")
+                        .replace("numtorch", "T")))
+        msgs.append(got)
+    assert msgs[0] == msgs[1]
+
+
+def test_custom_node_serialization_and_arg_tree_leaves():
+    out = []
+    for pt in (_tpt, _npt):
+        class Box:
+            def __init__(self, a):
+                self.a = a
+
+        class Box2(Box):
+            pass
+
+        pt.register_pytree_node(Box, lambda b: ([b.a], {"k": 1}), lambda c, x: Box(*c),
+                                serialized_type_name="s49.Box")
+        pt.register_pytree_node(Box2, lambda b: ([b.a], 5), lambda c, x: Box2(*c),
+                                serialized_type_name="s49.Box2",
+                                to_dumpable_context=lambda c: [c],
+                                from_dumpable_context=lambda c: c[0])
+        texts = [pt.treespec_dumps(pt.tree_structure([Box(1), Box2(2)]))]
+        spec = pt.treespec_loads(texts[0])
+        texts.append(type(pt.tree_unflatten([3, 4], spec)[1]).__name__)
+        texts.append(pt.arg_tree_leaves(1, [2], k=(3,), j={"z": [4, None]}))
+        texts.append(pt.arg_tree_leaves())
+        out.append(texts)
+    assert out[0] == out[1]

@@ -24,6 +24,7 @@ __all__ = [
     "PyTree",
     "SequenceKey",
     "TreeSpec",
+    "arg_tree_leaves",
     "is_namedtuple",
     "is_namedtuple_class",
     "is_namedtuple_instance",
@@ -52,7 +53,10 @@ __all__ = [
     "tree_structure",
     "tree_unflatten",
     "treespec_dict",
+    "treespec_dumps",
     "treespec_leaf",
+    "treespec_loads",
+    "treespec_pprint",
     "treespec_tuple",
 ]
 
@@ -107,6 +111,20 @@ class NodeDef(NamedTuple):
 SUPPORTED_NODES = {}
 
 
+class _SerializeNodeDef(NamedTuple):
+    """How a node type is named and its context written in :func:`treespec_dumps`."""
+    typ: Any
+    serialized_type_name: str
+    to_dumpable_context: Any
+    from_dumpable_context: Any
+
+
+SUPPORTED_SERIALIZED_TYPES = {}
+SERIALIZED_TYPE_TO_PYTHON_TYPE = {}
+NO_SERIALIZED_TYPE_NAME_FOUND = "NO_SERIALIZED_TYPE_NAME_FOUND"
+_NAMEDTUPLE_NAMES = {}  # namedtuple class -> serialized name (see _register_namedtuple)
+
+
 def register_pytree_node(cls, flatten_fn, unflatten_fn, *, serialized_type_name=None,
                          to_dumpable_context=None, from_dumpable_context=None,
                          flatten_with_keys_fn=None):
@@ -116,6 +134,10 @@ def register_pytree_node(cls, flatten_fn, unflatten_fn, *, serialized_type_name=
     if cls in SUPPORTED_NODES:
         raise ValueError(f"{cls} is already registered as pytree node.")
     SUPPORTED_NODES[cls] = NodeDef(cls, flatten_fn, unflatten_fn, flatten_with_keys_fn)
+    if serialized_type_name is not None:
+        SUPPORTED_SERIALIZED_TYPES[cls] = _SerializeNodeDef(
+            cls, serialized_type_name, to_dumpable_context, from_dumpable_context)
+        SERIALIZED_TYPE_TO_PYTHON_TYPE[serialized_type_name] = cls
 
 
 def register_dataclass(cls, *, field_names=None, drop_field_names=None):
@@ -261,22 +283,81 @@ def _deque_unflatten(values, context):
     return collections.deque(values, maxlen=context)
 
 
+def _namedtuple_serialize(context):
+    name = _NAMEDTUPLE_NAMES.get(context)
+    if name is None:
+        raise NotImplementedError(
+            f"Can't serialize TreeSpec of namedtuple class {context} because we didn't "
+            f"register a serializated_type_name. Please register using "
+            f"`_register_namedtuple`.")
+    return name
+
+
+def _namedtuple_deserialize(dumpable_context):
+    for cls, name in _NAMEDTUPLE_NAMES.items():
+        if name == dumpable_context:
+            return cls
+    raise NotImplementedError(f"Can't deserialize TreeSpec of namedtuple {dumpable_context!r}: "
+                              f"no namedtuple class is registered under that name. Please "
+                              f"register using `_register_namedtuple`.")
+
+
+def _register_namedtuple(cls, *, serialized_type_name):
+    """Give the namedtuple class ``cls`` a name for :func:`treespec_dumps`."""
+    _NAMEDTUPLE_NAMES[cls] = serialized_type_name
+
+
+def _defaultdict_serialize(context):
+    factory, keys = context
+    return {"default_factory_module": factory.__module__,
+            "default_factory_name": factory.__qualname__, "dict_context": keys}
+
+
+def _defaultdict_deserialize(dumpable_context):
+    import importlib
+
+    module = importlib.import_module(dumpable_context["default_factory_module"])
+    return [getattr(module, dumpable_context["default_factory_name"]),
+            dumpable_context["dict_context"]]
+
+
 def _register_builtins():
     register_pytree_node(tuple, _tuple_flatten, _tuple_unflatten,
-                         flatten_with_keys_fn=_tuple_flatten_with_keys)
+                         flatten_with_keys_fn=_tuple_flatten_with_keys,
+                         serialized_type_name="builtins.tuple")
     register_pytree_node(list, _list_flatten, _list_unflatten,
-                         flatten_with_keys_fn=_list_flatten_with_keys)
+                         flatten_with_keys_fn=_list_flatten_with_keys,
+                         serialized_type_name="builtins.list")
     register_pytree_node(dict, _dict_flatten, _dict_unflatten,
-                         flatten_with_keys_fn=_dict_flatten_with_keys)
+                         flatten_with_keys_fn=_dict_flatten_with_keys,
+                         serialized_type_name="builtins.dict")
     register_pytree_node(collections.namedtuple, _namedtuple_flatten, _namedtuple_unflatten,
-                         flatten_with_keys_fn=_namedtuple_flatten_with_keys)
+                         flatten_with_keys_fn=_namedtuple_flatten_with_keys,
+                         serialized_type_name="collections.namedtuple",
+                         to_dumpable_context=_namedtuple_serialize,
+                         from_dumpable_context=_namedtuple_deserialize)
     register_pytree_node(collections.OrderedDict, _dict_flatten, _ordereddict_unflatten,
-                         flatten_with_keys_fn=_dict_flatten_with_keys)
+                         flatten_with_keys_fn=_dict_flatten_with_keys,
+                         serialized_type_name="collections.OrderedDict")
     register_pytree_node(collections.defaultdict, _defaultdict_flatten,
                          _defaultdict_unflatten,
-                         flatten_with_keys_fn=_defaultdict_flatten_with_keys)
+                         flatten_with_keys_fn=_defaultdict_flatten_with_keys,
+                         serialized_type_name="collections.defaultdict",
+                         to_dumpable_context=_defaultdict_serialize,
+                         from_dumpable_context=_defaultdict_deserialize)
     register_pytree_node(collections.deque, _deque_flatten, _deque_unflatten,
-                         flatten_with_keys_fn=_deque_flatten_with_keys)
+                         flatten_with_keys_fn=_deque_flatten_with_keys,
+                         serialized_type_name="collections.deque")
+    from .._size import Size
+
+    # torch.Size is a node whose children are the sizes; it unflattens to a plain tuple
+    register_pytree_node(Size, _tuple_flatten, _size_unflatten,
+                         flatten_with_keys_fn=_tuple_flatten_with_keys,
+                         serialized_type_name="torch.Size")
+
+
+def _size_unflatten(values, context):
+    return tuple(values)
 
 
 _register_builtins()
@@ -603,3 +684,97 @@ def key_get(obj, kp):
     for k in kp:
         obj = k.get(obj)
     return obj
+
+
+# ---- writing a TreeSpec as JSON (torch's protocol 1) ----------------------------------------
+
+DEFAULT_TREESPEC_SERIALIZATION_PROTOCOL = 1
+_SUPPORTED_PROTOCOLS = (1,)
+
+
+def _treespec_to_json(spec):
+    if spec.is_leaf():
+        return {"type": None, "context": None, "children_spec": []}
+    entry = SUPPORTED_SERIALIZED_TYPES.get(spec.type)
+    if entry is None:
+        raise NotImplementedError(
+            f"No registered serialization name for {spec.type} found. Please update your "
+            f"_register_pytree_node call with a `serialized_type_name` kwarg.")
+    if entry.to_dumpable_context is not None:
+        context = entry.to_dumpable_context(spec.context)
+    else:
+        import json
+
+        try:
+            context = json.dumps(spec.context)
+        except TypeError as e:
+            raise TypeError("Unable to serialize context. Please make the context json "
+                            "dump-able, or register a custom serializer using "
+                            "_register_pytree_node.") from e
+    return {"type": entry.serialized_type_name, "context": context,
+            "children_spec": [_treespec_to_json(c) for c in spec.children_specs]}
+
+
+def _json_to_treespec(data):
+    if data["type"] is None and data["context"] is None and not data["children_spec"]:
+        return _leaf_spec()
+    if data["type"] not in SERIALIZED_TYPE_TO_PYTHON_TYPE:
+        raise NotImplementedError(
+            f"Deserializing {data['type']} in pytree is not registered.")
+    typ = SERIALIZED_TYPE_TO_PYTHON_TYPE[data["type"]]
+    entry = SUPPORTED_SERIALIZED_TYPES[typ]
+    if entry.from_dumpable_context is not None:
+        context = entry.from_dumpable_context(data["context"])
+    else:
+        import json
+
+        context = json.loads(data["context"])
+    return TreeSpec(typ, context, [_json_to_treespec(c) for c in data["children_spec"]])
+
+
+def treespec_dumps(treespec, protocol=None):
+    """``treespec`` as a JSON string ``[protocol, {"type", "context", "children_spec"}]``:
+    each node under its registered ``serialized_type_name``, its context through
+    ``to_dumpable_context`` or as JSON text."""
+    import json
+
+    if not isinstance(treespec, TreeSpec):
+        raise TypeError(f"Expected `treespec` to be an instance of PyTreeSpec but got item "
+                        f"of type {type(treespec)}.")
+    if protocol is None:
+        protocol = DEFAULT_TREESPEC_SERIALIZATION_PROTOCOL
+    if protocol not in _SUPPORTED_PROTOCOLS:
+        raise ValueError(f"Unknown protocol {protocol}. Available protocols: "
+                         f"{list(_SUPPORTED_PROTOCOLS)}")
+    return json.dumps((protocol, _treespec_to_json(treespec)))
+
+
+def treespec_loads(serialized):
+    """The TreeSpec written by :func:`treespec_dumps`."""
+    import json
+
+    protocol, data = json.loads(serialized)
+    if protocol not in _SUPPORTED_PROTOCOLS:
+        raise ValueError(f"Unknown protocol {protocol}. Available protocols: "
+                         f"{list(_SUPPORTED_PROTOCOLS)}")
+    return _json_to_treespec(data)
+
+
+class _Asterisk(str):
+    def __repr__(self):
+        return "*"
+
+
+def treespec_pprint(treespec):
+    """The tree's shape with a ``*`` for each leaf, e.g. ``"{'a': [*, *], 'b': (*,)}"``."""
+    return repr(treespec.unflatten([_Asterisk("*")] * treespec.num_leaves))
+
+
+def arg_tree_leaves(*args, **kwargs):
+    """The leaves of the positional arguments, then of the keyword arguments' values."""
+    leaves = []
+    for a in args:
+        _flatten(a, leaves, None)
+    for v in kwargs.values():
+        _flatten(v, leaves, None)
+    return leaves
