@@ -115,7 +115,19 @@ def ps_roi_align(input, boxes, output_size, spatial_scale=1.0, sampling_ratio=-1
         return (_axis_weights(np, y1, h, ph, gh, height, dtype),
                 _axis_weights(np, x1, w, pw, gw, width, dtype))
 
-    return _pooled_by_weights(input, rois, ph, pw, weights)
+    out = _pooled_by_weights(input, rois, ph, pw, weights)
+    if rois.shape[0]:
+        # torchvision's kernel divides each bin's sum by the sample count without a floor:
+        # an RoI with no samples along an axis (adaptive sampling of an empty or inverted
+        # extent) gives 0 / 0 = NaN
+        r = rois.detach().cpu().numpy()
+        *_, gh, gw = _roi_geometry(np, r, spatial_scale, ph, pw, sampling_ratio, True, r.dtype)
+        empty = (gh * gw) == 0
+        if empty.any():
+            nan = numtorch.as_tensor(np.where(empty, np.nan, 0.0).astype(r.dtype),
+                                     device=input.device)
+            out = out + nan.to(out.dtype)[:, None, None, None]
+    return out
 
 
 @numtorch.fx.wrap

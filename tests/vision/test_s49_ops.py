@@ -179,3 +179,67 @@ def test_ps_roi_pool_bins_stop_before_the_last_row_and_column(scale, size):
     # without autograd the same values
     plain = ops.ps_roi_pool(numtorch.from_numpy(x), numtorch.from_numpy(rois), size, scale)
     np.testing.assert_array_equal(plain.numpy(), got.detach().numpy())
+
+
+def _bilinear(img, y, x):
+    """The kernel's bilinear sample: ``(value, [(row, col, weight)])``; 0 outside
+    [-1, size]; coordinates below 0 read the first cell, past the last cell the last."""
+    h_, w_ = img.shape
+    if not (-1.0 <= y <= h_ and -1.0 <= x <= w_):
+        return 0.0, []
+    y, x = max(y, 0.0), max(x, 0.0)
+    yl, xl = int(y), int(x)
+    yh, xh = yl + 1, xl + 1
+    if yl >= h_ - 1:
+        yl = yh = h_ - 1
+        y = float(yl)
+    if xl >= w_ - 1:
+        xl = xh = w_ - 1
+        x = float(xl)
+    ly, lx = y - yl, x - xl
+    taps = [(yl, xl, (1 - ly) * (1 - lx)), (yl, xh, (1 - ly) * lx), (yh, xl, ly * (1 - lx)),
+            (yh, xh, ly * lx)]
+    return sum(w * img[a, b] for a, b, w in taps), taps
+
+
+def _ps_roi_align_reference(x, rois, scale, ph_, pw_, ratio, grad_out):
+    """PSRoIAlign by the compiled kernel's rules (half-pixel shift, no minimum size, sum over
+    the samples divided by their count with no floor, so no samples gives 0 / 0)."""
+    out = np.zeros((len(rois), x.shape[1] // (ph_ * pw_), ph_, pw_))
+    grad = np.zeros(x.shape)
+    for n, r in enumerate(rois):
+        sw, sh, ew, eh = (float(r[i]) * scale - 0.5 for i in (1, 2, 3, 4))
+        bh, bw = (eh - sh) / ph_, (ew - sw) / pw_
+        gh = ratio if ratio > 0 else int(np.ceil((eh - sh) / ph_))
+        gw = ratio if ratio > 0 else int(np.ceil((ew - sw) / pw_))
+        for co, ph, pw in np.ndindex(*out.shape[1:]):
+            img = x[int(r[0]), (co * ph_ + ph) * pw_ + pw]
+            total, taps = 0.0, []
+            for iy, ix in np.ndindex(max(gh, 0), max(gw, 0)):
+                v, t = _bilinear(img, ph * bh + sh + (iy + .5) * bh / gh,
+                                 pw * bw + sw + (ix + .5) * bw / gw)
+                total, taps = total + v, taps + t
+            with np.errstate(invalid="ignore"):
+                out[n, co, ph, pw] = np.float64(total) / (gh * gw)
+            for a, b, w in taps:
+                grad[int(r[0]), (co * ph_ + ph) * pw_ + pw, a, b] += (
+                    grad_out[n, co, ph, pw] * w / (gh * gw))
+    return out, grad
+
+
+@pytest.mark.parametrize("scale,size,ratio", [(1.0, (2, 2), -1), (0.5, (2, 4), -1),
+                                              (1.0, (1, 1), 2), (1.0, (2, 2), 0)])
+def test_ps_roi_align_empty_sampling_gives_nan(scale, size, ratio):
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((2, 8, 6, 7))
+    rois = np.array([[0, 0.5, 1.5, 5.5, 4.5], [1, -3, -2, 4, 3], [0, 2.5, 2.5, 2.5, 2.5],
+                     [1, 4, 3, 20, 20], [0, 6, 5, 1, 1], [0, 3, 1, 2, 5]])
+    grad_out = rng.standard_normal((len(rois), 8 // (size[0] * size[1]), *size))
+    want, grad = _ps_roi_align_reference(x, rois, scale, *size, ratio, grad_out)
+    xt = numtorch.from_numpy(x.copy()).requires_grad_()
+    got = ops.ps_roi_align(xt, numtorch.from_numpy(rois), size, scale, ratio)
+    np.testing.assert_allclose(got.detach().numpy(), want, rtol=1e-10, atol=1e-12)
+    got.backward(numtorch.from_numpy(grad_out))
+    np.testing.assert_allclose(xt.grad.numpy(), grad, rtol=1e-10, atol=1e-12)
+    if ratio <= 0:
+        assert np.isnan(want[2]).all()
