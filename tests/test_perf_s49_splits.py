@@ -73,7 +73,7 @@ def test_gelu_backward_split(forced, approximate, dt, shape, layout):
     _bits_equal(gx, gx1)
     ty, tgx = _gelu_grads(torch, x0, g0, dt, approximate, layout)
     # (float32 exact GELU: numtorch's erf is within a few ulps of torch's, see _gelu_erf_f32)
-    tol = dict(rtol=1e-5, atol=1e-5) if dt == "float32" else dict(rtol=1e-12, atol=1e-13)
+    tol = {"rtol": 1e-5, "atol": 1e-5} if dt == "float32" else {"rtol": 1e-12, "atol": 1e-13}
     np.testing.assert_allclose(y, ty, **tol)
     np.testing.assert_allclose(gx, tgx, **tol)
     assert gx.strides == tgx.strides or gx.flags.c_contiguous == tgx.flags.c_contiguous
