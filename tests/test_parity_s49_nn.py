@@ -300,3 +300,27 @@ def test_foreach_mul_number_on_half(form, dtype):
     x = (torch.rand(500, generator=gen) * 100).to(getattr(torch, dtype))
     for got, ref in zip(run(numtorch, _nt(x)), run(torch, x)):
         np.testing.assert_array_equal(got, ref)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("case", [("Adam", {}), ("Adam", {"amsgrad": True, "weight_decay": 0.1}),
+                                  ("AdamW", {"weight_decay": 0.5}), ("Adam", {"maximize": True})],
+                         ids=["adam", "adam-amsgrad-l2", "adamw", "adam-maximize"])
+def test_half_foreach_adam_bitwise(case, dtype):
+    """foreach=True on 16-bit parameters: torch's multi-tensor step scales the second moment
+    (and decays the weights) with ``_foreach_mul_``, which rounds the factor to 16 bits."""
+    name, kw = case
+
+    def run(lib, x):
+        p = lib.nn.Parameter(x.clone())
+        o = getattr(lib.optim, name)([p], lr=0.05, foreach=True, **kw)
+        for i in range(4):
+            o.zero_grad()
+            ((p.float() ** 2).sum() * (i + 1)).backward()
+            o.step()
+        return p.detach().float().numpy(), o.state[p]["exp_avg_sq"].float().numpy()
+
+    gen = torch.Generator().manual_seed(0)
+    x = torch.randn(64, generator=gen).to(getattr(torch, dtype))
+    for got, ref in zip(run(numtorch, _nt(x)), run(torch, x)):
+        np.testing.assert_array_equal(got, ref)

@@ -387,7 +387,7 @@ class Adam(Optimizer):
         step = self._step_tensor(state)
         lr, eps = group["lr"], group["eps"]
         beta1, beta2 = group["betas"]
-        m, v = half_moments(state, g, beta1, beta2)
+        m, v = half_moments(state, g, beta1, beta2, group)
         step_size = lr / (1 - beta1 ** step)
         bc2_sqrt = (1 - beta2 ** step) ** 0.5
         if group["amsgrad"]:
