@@ -108,6 +108,9 @@ def _open(data, what, formats=None, rawmode=None, mode=None):
     except Exception as exc:  # Pillow raises several kinds for bad data
         kinds = "/".join(formats) if formats else "image"
         raise RuntimeError(f"{what}: the bytes are not a readable {kinds} file ({exc})") from exc
+    if img.format == "JPEG" and mode in (ImageReadMode.GRAY_ALPHA, ImageReadMode.RGB_ALPHA):
+        # torchvision's libjpeg decoder converts to grey or RGB only
+        raise RuntimeError("The provided mode is not supported for JPEG files")
     return img
 
 

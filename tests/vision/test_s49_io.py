@@ -155,3 +155,18 @@ def test_grey_png_modes_unchanged():
     np.testing.assert_array_equal(nio.decode_png(la, mode="GRAY").numpy()[0], grey)
     np.testing.assert_array_equal(nio.decode_png(la, mode="RGBA").numpy()[:3],
                                   np.stack([grey] * 3))
+
+
+@pytest.mark.parametrize("mode", ["GRAY_ALPHA", "RGB_ALPHA", "RGBA"])
+def test_jpeg_alpha_modes_are_refused(tmp_path, mode):
+    buf = io.BytesIO()
+    Image.fromarray(_RGB).save(buf, "JPEG")
+    data = _tensor(buf.getvalue())
+    path = tmp_path / "x.jpg"
+    path.write_bytes(buf.getvalue())
+    msg = "^The provided mode is not supported for JPEG files$"
+    for call in (lambda: nio.decode_jpeg(data, mode=mode),
+                 lambda: nio.decode_image(data, mode=getattr(nio.ImageReadMode, mode)),
+                 lambda: nio.read_image(str(path), mode=mode)):
+        with pytest.raises(RuntimeError, match=msg):
+            call()
