@@ -233,3 +233,18 @@ _INPLACE_PRODUCTS = {
 @pytest.mark.parametrize("name", sorted(_INPLACE_PRODUCTS))
 def test_inplace_products_keep_self_shape(name):
     same(lambda t: _INPLACE_PRODUCTS[name](t))
+
+
+# -- 8. sparse log_softmax of float32 values (torch computes it in double) ----------------
+
+@pytest.mark.parametrize("dim", [0, 1])
+def test_sparse_log_softmax_float32_bits(dim):
+    rng = np.random.default_rng(0)
+    d = rng.standard_normal((40, 7)).astype(np.float32) * 3
+    dd = np.where(rng.random((40, 7)) < 0.6, d, 0)
+
+    def f(t):
+        r = t.sparse.log_softmax(t.from_numpy(dd.copy()).to_sparse(), dim)
+        return r.to_dense(), r.dtype, r.is_coalesced()
+
+    same(f)

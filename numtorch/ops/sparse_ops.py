@@ -730,6 +730,9 @@ def sparse_softmax(input, dim, dtype=None, log=False):
         fn = _nt.nn.functional.log_softmax if log else _nt.nn.functional.softmax
         out = fn(vals, d - sd + 1)
     else:  # entries that differ only in index ``d`` form one group
+        narrow = vals.dtype if log and vals.dtype is _dtype.float32 else None
+        if narrow is not None:  # torch's sparse log-softmax computes float32 in double
+            vals = vals.to(_dtype.float64)
         keep = [k for k in range(sd) if k != d]
         key = _linear(c.indices[keep], [c.shape[k] for k in keep])
         _, group = np.unique(key, return_inverse=True)
@@ -743,6 +746,8 @@ def sparse_softmax(input, dim, dtype=None, log=False):
         total = _nt.zeros((n,) + tuple(vals.shape[1:]), dtype=vals.dtype).index_add(0, g, e)
         total = total.index_select(0, g)
         out = shifted - total.log() if log else e / total
+        if narrow is not None:
+            out = out.to(narrow)
     name = "LogSoftmaxBackward0" if log else "SoftmaxBackward0"
     return make(c.indices, rename_node(out, "Sparse" + name), c.shape, True)
 
