@@ -71,8 +71,14 @@ def _mode_of(mode):
 
 def _to_tensor(img, mode, apply_exif_orientation):
     """Pillow image -> (C, H, W) tensor in the requested channel layout."""
+    raw_cmyk = img.format == "JPEG" and img.mode == "CMYK" and mode == ImageReadMode.UNCHANGED
     if apply_exif_orientation:
         img = pil_submodule("ImageOps").exif_transpose(img)
+    if raw_cmyk:
+        # torchvision's libjpeg decoder gives a CMYK JPEG's four stored channels; Pillow
+        # reads them inverted (the Adobe convention), so invert them back
+        arr = 255 - np.array(img)
+        return torch.from_numpy(np.ascontiguousarray(arr.transpose(2, 0, 1)))
     if mode == ImageReadMode.UNCHANGED:
         if img.mode == "P":
             img = img.convert("RGBA" if "transparency" in img.info else "RGB")

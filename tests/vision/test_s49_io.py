@@ -170,3 +170,23 @@ def test_jpeg_alpha_modes_are_refused(tmp_path, mode):
                  lambda: nio.read_image(str(path), mode=mode)):
         with pytest.raises(RuntimeError, match=msg):
             call()
+
+
+def test_cmyk_jpeg_unchanged_keeps_the_stored_channels():
+    """UNCHANGED gives libjpeg's four stored samples (Pillow reads them inverted, rawmode
+    CMYK;I); RGB and GRAY use the CMYK -> RGB mix torchvision shares with Pillow."""
+    cmyk = (np.random.default_rng(3).random((6, 9, 4)) * 255).astype(np.uint8)
+    buf = io.BytesIO()
+    Image.fromarray(cmyk, "CMYK").save(buf, "JPEG", quality=95)
+    stored = Image.open(io.BytesIO(buf.getvalue()))
+    stored.tile = [tile._replace(args=("CMYK", "")) for tile in stored.tile]
+    stored = np.asarray(stored)
+    data = _tensor(buf.getvalue())
+    for out in (nio.decode_jpeg(data), nio.decode_image(data)):
+        assert out.dtype == numtorch.uint8 and tuple(out.shape) == (4, 6, 9)
+        np.testing.assert_array_equal(out.numpy(), stored.transpose(2, 0, 1))
+    pil = Image.open(io.BytesIO(buf.getvalue()))
+    np.testing.assert_array_equal(nio.decode_jpeg(data, mode="RGB").numpy(),
+                                  np.asarray(pil.convert("RGB")).transpose(2, 0, 1))
+    np.testing.assert_array_equal(nio.decode_jpeg(data, mode="GRAY").numpy()[0],
+                                  np.asarray(pil.convert("RGB").convert("L")))
