@@ -30,9 +30,10 @@ from ..storage import (TypedStorage, UntypedStorage, ShmMap, _CLASS_OF, _SHM_DIR
 __all__ = ["init_reductions", "reduce_tensor", "reduce_storage", "rebuild_tensor",
            "rebuild_storage"]
 
-_NON_LEAF = ("Cowardly refusing to send a non-leaf tensor that requires grad to another "
-             "process: autograd graphs cannot cross process boundaries. Call .detach() on the "
-             "tensor before putting it on the queue if only its data is needed.")
+_NON_LEAF = ("Cowardly refusing to serialize non-leaf tensor which requires_grad, since "
+             "autograd does not support crossing process boundaries.  If you just want to "
+             "transfer the data, call detach() on the tensor before serializing (e.g., putting "
+             "it on the queue).")
 _counter = itertools.count()
 
 
