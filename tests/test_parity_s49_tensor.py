@@ -248,3 +248,41 @@ def test_sparse_log_softmax_float32_bits(dim):
         return r.to_dense(), r.dtype, r.is_coalesced()
 
     same(f)
+
+
+# -- 9. autograd.grad with respect to a sparse tensor ------------------------------------------
+
+_SPARSE_LEAVES = {
+    "coo": lambda t: t.tensor([[1.0, 0.0, 2.0], [0.0, 3.0, 4.0]]).to_sparse().requires_grad_(True),
+    "coo_uncoalesced": lambda t: t.sparse_coo_tensor(
+        t.tensor([[0, 0, 1], [0, 0, 2]]), t.tensor([1.0, 2.0, 3.0]), (2, 3), requires_grad=True),
+    "csr": lambda t: t.tensor([[1.0, 0.0, 2.0], [0.0, 3.0, 4.0]]).to_sparse_csr()
+    .requires_grad_(True),
+}
+_SPARSE_USES = {
+    "mm": lambda t, s: t.sparse.mm(s, t.ones(3, 2)).sum(),
+    "to_dense_sq": lambda t, s: (s.to_dense() ** 2).sum(),
+    "sparse_sum": lambda t, s: t.sparse.sum(s * 2) if s.layout == t.sparse_coo
+    else s.to_dense().sum(),
+    "unused": lambda t, s: t.ones(1, requires_grad=True).sum(),
+}
+
+
+@pytest.mark.parametrize("use", sorted(_SPARSE_USES))
+@pytest.mark.parametrize("leaf", sorted(_SPARSE_LEAVES))
+def test_autograd_grad_wrt_sparse(leaf, use):
+    def f(t):
+        s = _SPARSE_LEAVES[leaf](t)
+        (g,) = t.autograd.grad(_SPARSE_USES[use](t, s), s)
+        return g.layout == s.layout, g.to_dense()
+
+    same(f)
+
+
+def test_autograd_grad_wrt_sparse_allow_unused():
+    def f(t):
+        s = _SPARSE_LEAVES["coo"](t)
+        w = t.ones(1, requires_grad=True)
+        return t.autograd.grad((w * 2).sum(), [s, w], allow_unused=True)
+
+    same(f)

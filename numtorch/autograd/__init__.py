@@ -115,8 +115,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         grads = grads[:len(outs)]
     if len(grads) != len(outs):
         _count_mismatch(outs, grads, "grad")
-    res = engine.run_backward(outs, grads, retain_graph, create_graph, inputs=ins,
-                              allow_unused=allow_unused, accumulate=False, fn_name="grad")
+    sparse = _sparse_inputs(ins)
+    if sparse is None:
+        res = engine.run_backward(outs, grads, retain_graph, create_graph, inputs=ins,
+                                  allow_unused=allow_unused, accumulate=False, fn_name="grad")
+    else:
+        res = _sparse_grads(outs, grads, retain_graph, create_graph, ins, sparse, allow_unused)
     if materialize_grads:
         from .. import ops
 
@@ -124,6 +128,50 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         res = [r if r is not None else ops.zeros_like(t).requires_grad_(create_graph)
                for r, t in zip(res, ins)]
     return tuple(res)
+
+
+def _sparse_inputs(ins):
+    """For ``grad``'s inputs: None when none is a sparse tensor, else, per input, None or the
+    tensors its gradient collects from (a sparse tensor's autograd lives on its values
+    tensor, and a sparse leaf's dense gradient from torch.mm & co. on its ``origin``)."""
+    if ins is None or not any(hasattr(t, "_grad_of_values") for t in ins):
+        return None
+    parts = []
+    for t in ins:
+        arr = getattr(t, "_array", None)
+        if not hasattr(t, "_grad_of_values") or getattr(arr, "values", None) is None:
+            parts.append(None)
+            continue
+        origin = getattr(arr, "origin", None)
+        parts.append((arr.values,) + ((origin,) if origin is not None and origin.requires_grad
+                                      else ()))
+    return parts
+
+
+def _sparse_grads(outs, grads, retain_graph, create_graph, ins, sparse, allow_unused):
+    """``grad`` with sparse inputs: the gradients of their values (as the sparse layout) and
+    of their dense stand-ins, added up."""
+    flat, where = [], []
+    for t, parts in zip(ins, sparse):
+        where.append(len(flat))
+        flat.extend((t,) if parts is None else parts)
+    res = engine.run_backward(outs, grads, retain_graph, create_graph, inputs=tuple(flat),
+                              allow_unused=True, accumulate=False, fn_name="grad")
+    out = []
+    for k, (t, parts, at) in enumerate(zip(ins, sparse, where)):
+        if parts is None:
+            g = res[at]
+        else:
+            gv = res[at]
+            g = None if gv is None else t._grad_of_values(gv)
+            if len(parts) > 1 and res[at + 1] is not None:  # the dense gradient of torch.mm
+                g = res[at + 1] if g is None else res[at + 1] + g.to_dense()
+        if g is None and not allow_unused:
+            raise RuntimeError(f"The differentiated Tensor at index {k} appears to not have "
+                               "been used in the graph. Set allow_unused=True if this is the "
+                               "desired behavior.")
+        out.append(g)
+    return out
 
 
 def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
