@@ -242,3 +242,49 @@ def test_custom_node_serialization_and_arg_tree_leaves():
         texts.append(pt.arg_tree_leaves())
         out.append(texts)
     assert out[0] == out[1]
+
+
+# torch.profiler: a schedule with several cycles drops the earlier cycles' events, and torch
+# warns about it (once per process) when the second cycle begins unless acc_events=True
+
+import warnings
+
+import torch.profiler.profiler as _tprof
+
+import numtorch.profiler.profiler as _nprof
+
+
+def _cycle_warnings(L, mod, sched, acc, steps, twice):
+    mod._WARNINGS_SHOWN.clear()
+    seen = []
+    x = L.ones(3)
+    kwargs = {"acc_events": acc}
+    if sched is not None:
+        kwargs["schedule"] = L.profiler.schedule(**sched)
+    p = L.profiler.profile(activities=[L.profiler.ProfilerActivity.CPU], **kwargs)
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        for _ in range(2 if twice else 1):
+            p.start()
+            for i in range(steps):
+                (x * 2).sum()
+                p.step()
+                seen.append((i, sum("clears events" in str(w.message) for w in rec)))
+            p.stop()
+    return seen, sum("clears events" in str(w.message) for w in rec)
+
+
+@pytest.mark.parametrize("sched,acc,steps,twice", [
+    ({"wait": 1, "warmup": 1, "active": 2, "repeat": 2}, False, 10, False),
+    ({"wait": 1, "warmup": 1, "active": 2, "repeat": 2}, True, 10, False),
+    ({"wait": 0, "warmup": 0, "active": 1, "repeat": 3}, False, 5, False),
+    ({"wait": 1, "warmup": 0, "active": 2}, False, 9, False),
+    ({"wait": 0, "warmup": 2, "active": 1, "repeat": 1}, False, 6, False),
+    ({"wait": 1, "warmup": 1, "active": 1, "repeat": 1, "skip_first": 2}, False, 8, True),
+    (None, False, 2, True),
+    (None, True, 2, True),
+])
+def test_profiler_cycle_warning(sched, acc, steps, twice):
+    got_t = _cycle_warnings(torch, _tprof, sched, acc, steps, twice)
+    got_n = _cycle_warnings(numtorch, _nprof, sched, acc, steps, twice)
+    assert got_n == got_t

@@ -116,6 +116,13 @@ def tensorboard_trace_handler(dir_name, worker_name=None, use_gzip=False):
 
 
 _RECORDING = (ProfilerAction.RECORD, ProfilerAction.RECORD_AND_SAVE)
+_WARNINGS_SHOWN = set()
+
+
+def _warn_once(msg):
+    if msg not in _WARNINGS_SHOWN:
+        _WARNINGS_SHOWN.add(msg)
+        warnings.warn(msg, UserWarning, stacklevel=3)
 
 
 class profile:
@@ -161,6 +168,7 @@ class profile:
         self._events = None
         self._metadata = {}
         self._step_range = None
+        self._cycles = 0
 
     # -- lifetime --------------------------------------------------------------------------
     def __enter__(self):
@@ -171,9 +179,8 @@ class profile:
         self.stop()
 
     def start(self):
-        """Begin profiling (step 0 of the schedule)."""
-        self.step_num = 0
-        self.current_action = self.schedule(0)
+        """Begin profiling at the current step (0 at first; a restarted profiler goes on
+        counting from where it stopped, as torch's does)."""
         self._transit(ProfilerAction.NONE, self.current_action)
         self._open_step()
 
@@ -182,7 +189,8 @@ class profile:
         self._close_step()
         if self.current_action in _RECORDING:
             self._finish(ready=True)
-        self.current_action = ProfilerAction.NONE
+        # what the schedule says for this step, for a later start()
+        self.current_action = self.schedule(self.step_num)
 
     def step(self):
         """Mark the end of a training step: the schedule decides what the next one does."""
@@ -197,6 +205,15 @@ class profile:
         if prev == ProfilerAction.RECORD_AND_SAVE or (prev == ProfilerAction.RECORD
                                                       and cur not in _RECORDING):
             self._finish(ready=True)
+        if cur != ProfilerAction.NONE and prev in (ProfilerAction.NONE,
+                                                   ProfilerAction.RECORD_AND_SAVE):
+            # a new cycle begins (warmup or recording): from the second one on, the events of
+            # the earlier ones are dropped unless acc_events; torch says so once per process
+            if self._cycles and not self.acc_events:
+                _warn_once("Warning: Profiler clears events at the end of each cycle. Only "
+                           "events from the current cycle will be reported. To keep events "
+                           "across cycles, set acc_events=True.")
+            self._cycles += 1
         if cur in _RECORDING and self._collector is None:
             self._collector = Collector(self.record_shapes, self.profile_memory,
                                         self.with_stack)
