@@ -196,12 +196,16 @@ def decode_image(input, mode=ImageReadMode.UNCHANGED, apply_exif_orientation=Fal
     data = _bytes_of(input, "decode_image")
     if data[:8] == b"\x89PNG\r\n\x1a\n":
         return _decode_png(data, mode, apply_exif_orientation, "decode_image")
+    if data[:6] in (b"GIF87a", b"GIF89a"):  # as torchvision: decode_gif, whatever the mode
+        return decode_gif(input)
     try:
         img = _open(data, "decode_image", mode=_mode_of(mode))
     except RuntimeError as exc:
         if isinstance(exc.__cause__, pil().UnidentifiedImageError):  # not an image format
             raise RuntimeError(_UNSUPPORTED) from None
         raise
+    if img.format == "WEBP":
+        return _webp_tensor(img, _mode_of(mode))
     return _to_tensor(img, _mode_of(mode), apply_exif_orientation)
 
 
@@ -244,7 +248,22 @@ def decode_gif(input):
 def decode_webp(input, mode=ImageReadMode.UNCHANGED):
     """Decode WEBP bytes to a (C, H, W) uint8 tensor."""
     img = _open(_bytes_of(input, "decode_webp"), "decode_webp", formats=["WEBP"])
-    return _to_tensor(img, _mode_of(mode), False)
+    return _webp_tensor(img, _mode_of(mode))
+
+
+def _webp_tensor(img, mode):
+    """torchvision's libwebp decoder: RGB or RGBA only (RGB_ALPHA asks for RGBA, RGB for RGB;
+    any other mode, the grey ones included, keeps the image's own: RGBA when it has alpha)."""
+    if getattr(img, "is_animated", False):
+        raise RuntimeError("Animated webp files are not supported.")
+    if mode == ImageReadMode.RGB:
+        rgba = False
+    elif mode == ImageReadMode.RGB_ALPHA:
+        rgba = True
+    else:
+        rgba = img.mode in ("RGBA", "LA", "PA") or "transparency" in img.info
+    arr = np.array(img.convert("RGBA" if rgba else "RGB"))
+    return torch.from_numpy(np.ascontiguousarray(arr.transpose(2, 0, 1)))
 
 
 def _decode_optional(input, mode, fmt, what):

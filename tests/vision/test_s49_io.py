@@ -190,3 +190,48 @@ def test_cmyk_jpeg_unchanged_keeps_the_stored_channels():
                                   np.asarray(pil.convert("RGB")).transpose(2, 0, 1))
     np.testing.assert_array_equal(nio.decode_jpeg(data, mode="GRAY").numpy()[0],
                                   np.asarray(pil.convert("RGB").convert("L")))
+
+
+def _gif(frames):
+    buf = io.BytesIO()
+    imgs = [Image.fromarray(f).convert("P") for f in frames]
+    imgs[0].save(buf, "GIF", save_all=True, append_images=imgs[1:])
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("mode", ["UNCHANGED", "GRAY", "RGB_ALPHA"])
+def test_decode_image_of_a_gif_is_decode_gif(tmp_path, mode):
+    rng = np.random.default_rng(4)
+    data = _gif([(rng.random((5, 6, 3)) * 255).astype(np.uint8) for _ in range(3)])
+    path = tmp_path / "a.gif"
+    path.write_bytes(data)
+    want = nio.decode_gif(_tensor(data))
+    assert tuple(want.shape) == (3, 3, 5, 6)
+    for out in (nio.decode_image(_tensor(data), mode=mode), nio.read_image(str(path), mode=mode),
+                nio.decode_image(str(path), mode=mode)):
+        np.testing.assert_array_equal(out.numpy(), want.numpy())
+
+
+@pytest.mark.parametrize("alpha", [False, True])
+def test_webp_modes_are_rgb_or_rgba(alpha):
+    arr = (np.random.default_rng(5).random((5, 6, 4)) * 255).astype(np.uint8)
+    img = Image.fromarray(arr).convert("RGBA" if alpha else "RGB")
+    buf = io.BytesIO()
+    img.save(buf, "WEBP", lossless=True)
+    data = _tensor(buf.getvalue())
+    decoded = np.asarray(Image.open(io.BytesIO(buf.getvalue())).convert("RGBA"))
+    own = 4 if alpha else 3
+    for mode, channels in [("UNCHANGED", own), ("GRAY", own), ("GRAY_ALPHA", own), ("RGB", 3),
+                           ("RGB_ALPHA", 4)]:
+        for out in (nio.decode_webp(data, mode=mode), nio.decode_image(data, mode=mode)):
+            assert tuple(out.shape) == (channels, 5, 6)
+            np.testing.assert_array_equal(out.numpy(), decoded[..., :channels].transpose(2, 0, 1))
+
+
+def test_animated_webp_is_refused():
+    frames = [Image.fromarray(np.full((4, 4, 3), v, np.uint8)) for v in (0, 200)]
+    buf = io.BytesIO()
+    frames[0].save(buf, "WEBP", save_all=True, append_images=frames[1:], lossless=True)
+    for fn in (nio.decode_webp, nio.decode_image):
+        with pytest.raises(RuntimeError, match="^Animated webp files are not supported.$"):
+            fn(_tensor(buf.getvalue()))
