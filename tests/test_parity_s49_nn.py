@@ -324,3 +324,32 @@ def test_half_foreach_adam_bitwise(case, dtype):
     x = torch.randn(64, generator=gen).to(getattr(torch, dtype))
     for got, ref in zip(run(numtorch, _nt(x)), run(torch, x)):
         np.testing.assert_array_equal(got, ref)
+
+
+@pytest.mark.parametrize("shape", [(40, 7), (50, 6), (5, 3)], ids=str)
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("case", [("huber", 0.7), ("huber", 1.0), ("smooth_l1", 0.5),
+                                  ("smooth_l1", 1.0)], ids=lambda c: f"{c[0]}-{c[1]}")
+def test_half_huber_smooth_l1_grads(case, reduction, dtype, shape):
+    """16-bit huber / smooth L1 gradients bit for bit (huber: torch's vectorised blocks and
+    the values past them round differently)."""
+    kind, p = case
+    gen = torch.Generator().manual_seed(4)
+    dt = getattr(torch, dtype)
+    x = (torch.randn(*shape, generator=gen) * 2).to(dt)
+    y = torch.randn(*shape, generator=gen).to(dt)
+    up = torch.randn(*shape, generator=gen).to(dt)
+
+    def run(lib, x, y, up):
+        xs = x.clone().requires_grad_()
+        f = lib.nn.functional
+        loss = f.huber_loss(xs, y, delta=p, reduction=reduction) if kind == "huber" else \
+            f.smooth_l1_loss(xs, y, beta=p, reduction=reduction)
+        loss.backward(up if reduction == "none" else None)
+        return loss.detach().float().numpy(), xs.grad.float().numpy()
+
+    ref = run(torch, x, y, up)
+    got = run(numtorch, _nt(x), _nt(y), _nt(up))
+    np.testing.assert_array_equal(got[1], ref[1])
+    np.testing.assert_allclose(got[0], ref[0], rtol=1e-2)

@@ -634,6 +634,41 @@ def _pointwise_slope(xp, kind, d, p):
     return xp.clip(d, -p, p)
 
 
+_HALF_BLOCK = 32  # values per vectorised step of torch's 16-bit huber kernel (measured)
+
+
+def _half_slope(kind, g, x, t, p, factor):
+    """float16/bfloat16 huber / smooth L1 gradients as torch's CPU kernels round them (found
+    by experiment). Smooth L1: the whole expression in float32 from the float32 difference,
+    rounded once. Huber: the difference and the mean factor are 16-bit values; its vectorised
+    steps (whole blocks of ``_HALF_BLOCK`` values) round every product to the 16-bit type with
+    a 16-bit delta, the values past them compute in float32 and round once."""
+    f32 = np.float32
+    g32, b = g.astype(f32), f32(p)
+    if kind == "huber":
+        h = x.dtype.type
+        d = x - t
+        norm = h(f32(1.0 if factor is None else factor))
+        hb = h(p)
+        out = np.where(d <= -hb, (-norm * g) * hb, np.where(d >= hb, (norm * g) * hb,
+                                                            (norm * d) * g))
+        n = out.size
+        k = n - n % _HALF_BLOCK
+        if k < n:
+            d, nf = d.astype(f32), f32(norm)
+            g32 = np.broadcast_to(g32, d.shape)
+            tail = np.where(d <= -b, -nf * g32 * b, np.where(d >= b, nf * g32 * b,
+                                                             nf * d * g32))
+            out = np.ascontiguousarray(out, dtype=x.dtype)
+            out.reshape(-1)[k:] = tail.reshape(-1)[k:]
+        return out.astype(x.dtype, copy=False)
+    # smooth L1's kernel computes in float32 from the float32 difference, rounding once
+    d = x.astype(f32) - t.astype(f32)
+    norm = f32(1.0 if factor is None else factor)
+    inner = norm * d * g32 / b
+    return np.where(d < -b, -norm * g32, np.where(d > b, norm * g32, inner)).astype(x.dtype)
+
+
 class PointwiseLoss(Op):
     """y = reduce(f(x - t)) for f = mse | l1 | smooth_l1 (beta) | huber (delta);
     dx = f'(x - t), dt = -f'(x - t)."""
@@ -674,6 +709,9 @@ class PointwiseLossBackward(Op):
             # factor 2 (or 2 / n) held as a 16-bit value: (norm * (x - t)) * g
             norm = x.dtype.type(np.float32(2.0 if self.factor is None else 2.0 * self.factor))
             return ((x - t) * norm) * g
+        if self.kind in ("huber", "smooth_l1") and type(x) is np.ndarray and \
+                x.dtype.itemsize == 2 and x.dtype.kind != "i" and x.dtype == g.dtype:
+            return _half_slope(self.kind, g, x, t, self.p, self.factor)
         slope = _pointwise_slope(self.xp, self.kind, x - t, self.p)
         slope *= g if self.factor is None else g * self.factor
         return slope
