@@ -267,3 +267,45 @@ def _bn_per_sample(lib, mode):
 @pytest.mark.parametrize("mode", ["train", "eval"])
 def test_vmap_batch_norm_one_value_per_channel(mode):
     _check(lambda lib: _bn_per_sample(lib, mode))
+
+
+def _hooks(lib):
+    return lib.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t)
+
+
+def _inside(lib):
+    def f(a):
+        with _hooks(lib):
+            return (a.sin() * a).sum()
+    return f
+
+
+def _outside(lib, transform):
+    with _hooks(lib):
+        return transform(lambda a: (a.sin() * a).sum())
+
+
+def _cp(lib, reentrant):
+    return lambda a: lib.utils.checkpoint.checkpoint(lambda b: (b.sin() * b).sum(), a,
+                                                     use_reentrant=reentrant)
+
+
+_V = [0.5, 1.0, 2.0]
+HOOK_CASES = {
+    "grad_inside": lambda lib: lib.func.grad(_inside(lib))(lib.tensor(_V)),
+    "vjp_inside": lambda lib: lib.func.vjp(_inside(lib), lib.tensor(_V))[0],
+    "jvp_inside": lambda lib: lib.func.jvp(_inside(lib), (lib.tensor(_V),), (lib.ones(3),)),
+    "vmap_inside": lambda lib: lib.func.vmap(_inside(lib))(lib.ones(2, 3)),
+    "grad_outside": lambda lib: _outside(lib, lambda f: lib.func.grad(f)(lib.tensor(_V))),
+    "jacrev_outside": lambda lib: _outside(lib, lambda f: lib.func.jacrev(f)(lib.tensor(_V))),
+    "grad_checkpoint": lambda lib: lib.func.grad(_cp(lib, False))(lib.tensor(_V)),
+    "jvp_checkpoint": lambda lib: lib.func.jvp(_cp(lib, False), (lib.tensor(_V),),
+                                               (lib.ones(3),)),
+    "grad_checkpoint_reentrant": lambda lib: lib.func.grad(_cp(lib, True))(lib.tensor(_V)),
+    "vmap_checkpoint_reentrant": lambda lib: lib.func.vmap(_cp(lib, True))(lib.ones(2, 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOOK_CASES))
+def test_saved_tensor_hooks_under_transforms(name):
+    _check(HOOK_CASES[name])

@@ -57,6 +57,11 @@ class Packed:
         return t
 
 
+# torch's reverse-mode transforms refuse saved-tensor hooks (entered inside or active outside)
+FUNC_GRAD_HOOKS = ("torch.func.{grad, vjp, jacrev, hessian} don't yet support saved tensor "
+                   "hooks. Please open an issue with your use case.")
+
+
 class saved_tensors_hooks:
     """Context manager: tensors saved for backward inside go through ``pack_hook`` when saved
     and ``unpack_hook`` when backward reads them.
@@ -78,6 +83,10 @@ class saved_tensors_hooks:
     def __enter__(self):
         if _stack.disabled is not None:
             raise RuntimeError(_stack.disabled)
+        from . import _func_transforms
+
+        if "grad" in _func_transforms.KINDS:
+            raise RuntimeError(FUNC_GRAD_HOOKS)
         _stack.hooks = _stack.hooks + ((self.pack_hook, self.unpack_hook),)
         HOOKS_ACTIVE[0] += 1
         return self

@@ -34,8 +34,9 @@ def forward_under_transforms(cls, base, args):
     (``cls.forward``, or one that calls ``cls.vmap``) and whether an input is batched (then
     ``apply_batched`` records it). ``base`` is ``autograd.Function``."""
     batched = any(B.is_batched(a) for a in args)
-    if cls.__module__.startswith("numtorch."):  # numtorch's own Functions (hooks, checkpoint)
-        return cls.forward, batched
+    if cls.__module__.startswith("numtorch.") and \
+            not getattr(cls, "_user_rules_under_transforms", False):
+        return cls.forward, batched  # numtorch's own Functions (hooks, ...)
     kinds = _func_transforms.KINDS
     if cls.setup_context is base.setup_context:
         raise RuntimeError(_NEEDS_SETUP)

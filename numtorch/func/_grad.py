@@ -57,13 +57,13 @@ def _normal(t):
 def _spec_str(spec):
     if spec.is_leaf():
         return "*"
-    kids = ", ".join(_spec_str(c) for c in spec.children_specs)
+    kids = ", ".join(_spec_str(c) for c in spec.children())
     if spec.type is list:
         return f"[{kids}]"
     if spec.type is dict:
         return "{" + ", ".join(f"{k!r}: {_spec_str(c)}" for k, c in
-                               zip(spec.context, spec.children_specs)) + "}"
-    return f"({kids}{',' if len(spec.children_specs) == 1 else ''})"
+                               zip(spec.context, spec.children())) + "}"
+    return f"({kids}{',' if len(spec.children()) == 1 else ''})"
 
 
 def _argnums(argnums, n):
@@ -155,6 +155,11 @@ class _Inputs:
 
 
 def _call(func, args, idx, trees, kwargs, kind="grad"):
+    if kind == "grad":
+        from ..autograd import _graph_api
+
+        if _graph_api._stack.hooks:  # (saved_tensors_hooks active around the transform)
+            raise RuntimeError(_graph_api.FUNC_GRAD_HOOKS)
     a = list(args)
     for i, t in zip(idx, trees):
         a[i] = t

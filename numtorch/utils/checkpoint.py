@@ -265,6 +265,9 @@ def _plain_backward_running():
 class CheckpointFunction(Function):
     """The reentrant checkpoint: forward without a graph, backward by re-running forward."""
 
+    # torch's is a Function of the ctx form: torch.func transforms refuse it as a user's
+    _user_rules_under_transforms = True
+
     @staticmethod
     def forward(ctx, run_function, preserve_rng_state, *args):
         check_backward_validity(args)
