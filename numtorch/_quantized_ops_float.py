@@ -2,9 +2,9 @@
 integers (max/average pooling, interpolation, ...): the integers run through numtorch's float
 op and the result, rounded half to even, keeps the input's quantization parameters.
 
-Max pooling and nearest interpolation only select integers, so they are exact; averages and
-bilinear interpolation round their float result once (torch's integer kernels agree to within
-one quantum).
+Max pooling and nearest interpolation only select integers, so they are exact; averages round
+the mean of the stored integers once, half to even, as torch's integer kernels do (padding
+stands for the zero point); bilinear interpolation rounds its float result once.
 
 The elementwise functions torch also accepts on quantized tensors (sigmoid, tanh,
 hardsigmoid, leaky_relu, gelu, threshold, clamp, mean, std, masked_fill) go to
@@ -29,7 +29,8 @@ def on_int_values(input, fn, *args, rounding=False, **kwargs):
         raise RuntimeError("expected a quantized tensor")
     if a.quantizer.per_channel:
         raise RuntimeError("Only per-tensor quantized tensors are supported here")
-    exact = np.float32 if a.key.bits <= 16 else np.float64
+    # averages round in float64: exact sums, one rounding of the quotient
+    exact = np.float32 if a.key.bits <= 16 and not rounding else np.float64
     # centred on the zero point: padding then stands for real zeros, as in torch's kernels
     zp = a.quantizer.zero_point
     out = fn(_make(a.ints.astype(exact) - exact(zp)), *args, **kwargs)
@@ -37,9 +38,9 @@ def on_int_values(input, fn, *args, rounding=False, **kwargs):
     if isinstance(out, tuple):
         out, rest = out[0], tuple(out[1:])
     values = out.detach()._array
-    if rounding:
-        values = np.rint(values)
     values = values + zp
+    if rounding:  # torch rounds the average of the stored integers (ties to even)
+        values = np.rint(values)
     values = np.clip(values, a.key.qmin, a.key.qmax).astype(a.ints.dtype)
     q = make_quantized(values, a.qdtype, a.quantizer)
     return (q,) + rest if rest else q

@@ -63,6 +63,8 @@ def _format_strides(shape, order, itemsize):
 
 def array_as(xp, a, fmt):
     """A copy of array ``a`` laid out in ``fmt``, with torch's strides."""
+    if hasattr(a, "quantizer"):  # a quantized array: its stored integers move
+        return a._like(array_as(xp, a.ints, fmt))
     order = _ORDER[a.ndim]
     want = _format_strides(a.shape, order, a.itemsize)
     outer = order[::-1]
