@@ -288,3 +288,22 @@ def test_profiler_cycle_warning(sched, acc, steps, twice):
     got_t = _cycle_warnings(torch, _tprof, sched, acc, steps, twice)
     got_n = _cycle_warnings(numtorch, _nprof, sched, acc, steps, twice)
     assert got_n == got_t
+
+
+def test_treespec_children_specs_is_deprecated():
+    """torch 2.13 warns FutureWarning on ``treespec.children_specs`` (the internal list
+    itself; num_children keeps the count it was built with); children()/child() stay quiet."""
+    out = []
+    for pt in (_tpt, _npt):
+        spec = pt.tree_structure([1, (2, 3)])
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("always")
+            spec.children(), spec.child(1), spec.num_children
+            quiet = len(rec)
+            kids = spec.children_specs
+            same = kids is spec.children_specs
+            kids.append(pt.tree_structure(4))
+            msgs = [(w.category.__name__, str(w.message), w.filename) for w in rec]
+        out.append((quiet, same, spec.num_children, len(spec.children()), msgs))
+    assert out[0] == out[1]
+    assert out[0][4][0][2] == __file__

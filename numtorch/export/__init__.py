@@ -395,7 +395,7 @@ def _output_spec(result):
         s = stack.pop()
         if s.type is not None and s.type not in _PLAIN_NODES:
             return spec
-        stack.extend(s.children_specs)
+        stack.extend(s.children())
     return None
 
 

@@ -408,42 +408,51 @@ class TreeSpec:
     """A flattened tree's structure: ``type`` (None for a leaf), ``context`` and the
     children's specs."""
 
-    __slots__ = ("children_specs", "context", "num_leaves", "num_nodes", "type")
+    __slots__ = ("_children", "_num_children", "context", "num_leaves", "num_nodes", "type")
 
     def __init__(self, type, context, children_specs):
         self.type, self.context = type, context
-        self.children_specs = list(children_specs)
-        self.num_leaves = 1 if type is None else sum(c.num_leaves for c in self.children_specs)
-        self.num_nodes = 1 + sum(c.num_nodes for c in self.children_specs)
+        self._children = list(children_specs)
+        self.num_leaves = 1 if type is None else sum(c.num_leaves for c in self._children)
+        self.num_nodes = 1 + sum(c.num_nodes for c in self._children)
+        self._num_children = len(self._children)
+
+    @property
+    def children_specs(self):
+        """The children's specs (the list itself; torch 2.13 deprecates this name)."""
+        warnings.warn("`treespec.children_specs` is deprecated. Use `treespec.child(index)` to "
+                      "access a single child, or `treespec.children()` to get all children.",
+                      FutureWarning, stacklevel=2)
+        return self._children
 
     @property
     def num_children(self):
-        return len(self.children_specs)
+        return self._num_children
 
     def is_leaf(self):
         return self.type is None
 
     def children(self):
-        return list(self.children_specs)
+        return list(self._children)
 
     def child(self, index):
-        return self.children_specs[index]
+        return self._children[index]
 
     def __eq__(self, other):
         if not isinstance(other, TreeSpec):
             return NotImplemented
         return (self.type == other.type and self.context == other.context
-                and self.children_specs == other.children_specs)
+                and self._children == other._children)
 
     def __hash__(self):
-        return hash((self.type, _hashable(self.context), tuple(self.children_specs)))
+        return hash((self.type, _hashable(self.context), tuple(self._children)))
 
     def _repr(self, indent):
         if self.type is None:
             return "*"
         name = getattr(self.type, "__name__", str(self.type))
         out = f"TreeSpec({name}, {self.context!r}, ["
-        kids = self.children_specs
+        kids = self._children
         if kids:
             indent += 2
             out += kids[0]._repr(indent)
@@ -467,7 +476,7 @@ class TreeSpec:
     def _build(self, it):
         if self.type is None:
             return next(it)
-        kids = [c._build(it) for c in self.children_specs]
+        kids = [c._build(it) for c in self._children]
         return SUPPORTED_NODES[self.type].unflatten_fn(kids, self.context)
 
     def flatten_up_to(self, tree):
@@ -486,12 +495,12 @@ class TreeSpec:
             raise ValueError(f"Node type mismatch; expected {self.type!r}, but got "
                              f"{type(tree)!r}.")
         kids, ctx = SUPPORTED_NODES[node].flatten_fn(tree)
-        if len(kids) != len(self.children_specs):
-            raise ValueError(f"Node arity mismatch; expected {len(self.children_specs)}, but "
+        if len(kids) != len(self._children):
+            raise ValueError(f"Node arity mismatch; expected {len(self._children)}, but "
                              f"got {len(kids)}.")
         if ctx != self.context:
             raise ValueError(f"Node context mismatch for custom node type {self.type!r}.")
-        for spec, kid in zip(self.children_specs, kids):
+        for spec, kid in zip(self._children, kids):
             spec._up_to(kid, out)
 
 
@@ -712,7 +721,7 @@ def _treespec_to_json(spec):
                             "dump-able, or register a custom serializer using "
                             "_register_pytree_node.") from e
     return {"type": entry.serialized_type_name, "context": context,
-            "children_spec": [_treespec_to_json(c) for c in spec.children_specs]}
+            "children_spec": [_treespec_to_json(c) for c in spec._children]}
 
 
 def _json_to_treespec(data):
