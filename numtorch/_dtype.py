@@ -242,14 +242,16 @@ def as_dtype(d):
         return d
     if d is None:
         return None
+    # torch's parser reads the Python types as double, long, bool and complex double, whatever
+    # the default dtype
     if d is builtins_float:
-        return _default[0]
+        return float64
     if d is builtins_int:
         return int64
     if d is builtins_bool:
         return bool
     if d is builtins_complex:
-        return default_complex()
+        return complex128
     if isinstance(d, str):
         key = d[6:] if d.startswith("torch.") else d
         if key in _BY_NAME:

@@ -286,3 +286,35 @@ def test_autograd_grad_wrt_sparse_allow_unused():
         return t.autograd.grad((w * 2).sum(), [s, w], allow_unused=True)
 
     same(f)
+
+
+# -- 10. dtype= given as a string (or NumPy type) to the reductions -----------------------
+
+_DTYPE_CALLS = {
+    "sum": lambda t, x, d: x.sum(dtype=d),
+    "torch_sum": lambda t, x, d: t.sum(x, dtype=d),
+    "sum_dim": lambda t, x, d: x.sum(0, dtype=d),
+    "prod": lambda t, x, d: x.prod(dtype=d),
+    "torch_prod": lambda t, x, d: t.prod(x, dtype=d),
+    "prod_dim": lambda t, x, d: x.prod(1, dtype=d),
+    "mean": lambda t, x, d: x.mean(dtype=d),
+    "torch_mean": lambda t, x, d: t.mean(x, dtype=d),
+    "cumsum": lambda t, x, d: x.cumsum(0, dtype=d),
+    "cumprod": lambda t, x, d: x.cumprod(0, dtype=d),
+    "softmax": lambda t, x, d: x.softmax(0, dtype=d),
+    "log_softmax": lambda t, x, d: x.log_softmax(0, dtype=d),
+    "F_softmax": lambda t, x, d: t.nn.functional.softmax(x, 0, dtype=d),
+    "nansum": lambda t, x, d: x.nansum(dtype=d),
+    "norm": lambda t, x, d: x.norm(dtype=d),
+    "vector_norm": lambda t, x, d: t.linalg.vector_norm(x, dtype=d),
+}
+
+
+@pytest.mark.parametrize("kind", ["str", "py_float", "torch"])
+@pytest.mark.parametrize("name", sorted(_DTYPE_CALLS))
+def test_reduction_dtype_argument_types(name, kind):
+    def f(t):
+        d = {"str": "float64", "py_float": float, "torch": t.float64}[kind]
+        return _DTYPE_CALLS[name](t, t.arange(6.0).reshape(2, 3), d)
+
+    same(f, rtol=1e-12)

@@ -365,8 +365,10 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {_dtype._TYPE_DISPLAY[input.dtype.name]}")
     if dtype is not None:
+        from ._util import check_dtype
         from .matrix_norms import _check_norm_dtype
 
+        check_dtype(dtype, fn="linalg_matrix_norm" if p == "nuc" else "linalg_vector_norm")
         _check_norm_dtype(input.dtype, _dtype.as_dtype(dtype),
                           "linalg.matrix_norm" if p == "nuc" else "linalg.vector_norm")
         input = input.to(_dtype.as_dtype(dtype))

@@ -114,6 +114,26 @@ def arg_type_error(value, name="dim", expected="int", fn=None, index=1):
                      f"{type(value).__name__}")
 
 
+_PY_DTYPES = (float, int, bool, complex)  # (the Python types torch's parser reads as dtypes)
+
+
+def check_dtype(dtype, overloads=None, dim_given=True, fn=None):
+    """torch's parser TypeError for a ``dtype=`` that is no torch.dtype (a string, a NumPy
+    type): "<fn>(): argument 'dtype' must be torch.dtype, not str", or, for a function whose
+    overloads differ by ``dim`` called without one, its "invalid combination" listing
+    (``overloads``: (function forms, method forms), as for :func:`invalid_combination`)."""
+    if dtype is None or type(dtype) is _dtype.dtype or any(dtype is t for t in _PY_DTYPES):
+        return
+    if overloads is not None and not dim_given:
+        raise invalid_combination(*overloads)
+    from .._generator_args import type_name
+
+    if fn is None:
+        entry, _ = _entry_call()
+        fn = entry.f_code.co_name if entry is not None else "function"
+    raise TypeError(f"{fn}(): argument 'dtype' must be torch.dtype, not {type_name(dtype)}")
+
+
 def canonical_dim(dim, ndim):
     """Map a possibly negative ``dim`` into ``[0, ndim)``; torch's IndexError otherwise
     (torch's TypeError for a dim that is not an int)."""

@@ -67,6 +67,9 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {disp(x)}")
     if dtype is not None:
+        from ._util import check_dtype
+
+        check_dtype(dtype, fn="linalg_vector_norm")
         dtype = _dtype.as_dtype(dtype)
         _check_norm_dtype(x.dtype, dtype)
     if dtype is not None and dtype is not x.dtype:

@@ -18,7 +18,7 @@ from ..backend._sum_order import ordered_sum
 from ..return_types import aminmax as _aminmax_t, max as _max_t, min as _min_t
 from ._accumulate import fsum, is_half, scan_dtype
 from .half_prod import half_prod
-from ._util import (as_index, canonical_dim, canonical_dims, check_keepdim,
+from ._util import (as_index, canonical_dim, canonical_dims, check_dtype, check_keepdim,
                     invalid_combination, refuse_dtype)
 from ._pointwise import _out
 from .comparison import maximum, minimum, where
@@ -487,6 +487,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001 
             dims = ()
         return Sum.apply(input, dims=dims, keepdim=keepdim, dtype=None, node_name="SumBackward1")
     check_keepdim("sum", keepdim)
+    check_dtype(dtype, _DTYPE_OVERLOADS["sum"], dim is not None)
     try:
         dims = _dims_or_all(dim, input._array.ndim, "sum")
     except TypeError:
@@ -503,6 +504,18 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001 
 _ALL_DIMS = [tuple(range(n)) for n in range(8)]
 
 # torch's two signatures of sum, as its argument errors list them
+_DTYPE_OVERLOADS = {  # (function forms, method forms) of the reductions with a dtype
+    "sum": (("(Tensor input, *, torch.dtype dtype = None)",
+             "(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = "
+             "None, Tensor out = None)"),
+            ("(*, torch.dtype dtype = None)",
+             "(tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)")),
+    "mean": (("(Tensor input, *, torch.dtype dtype = None, Tensor out = None)",
+              "(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = "
+              "None, Tensor out = None)"),
+             ("(*, torch.dtype dtype = None)",
+              "(tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)")),
+}
 _SUM_SIGNATURES = {
     True: ("(*, torch.dtype dtype = None)",
            "(tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)"),
@@ -582,6 +595,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
             out.dtype._category == input.dtype._category == _dtype._FLOAT:
         dtype = out.dtype  # (torch averages as for dtype=out.dtype)
     if dtype is not None:
+        check_dtype(dtype, _DTYPE_OVERLOADS["mean"], dim is not None)
         dtype = _dtype.as_dtype(dtype)
         if dtype._category < _dtype._FLOAT and input.dtype._category != _dtype._QUANT:
             raise RuntimeError(f"mean(): could not infer output dtype. Optional dtype must be "
@@ -634,6 +648,7 @@ def prod(input, dim=all_dims, keepdim=False, *, dtype=None, out=None):
     """
     check_keepdim("prod", keepdim)
     _refuse_none_dim(dim, _PROD_OVERLOADS)
+    check_dtype(dtype, [[f"({o})" for o in g] for g in _PROD_OVERLOADS], dim is not all_dims)
     dim = None if dim is all_dims else as_index(dim)
     if dim is None:
         dims = tuple(range(input._array.ndim))
@@ -810,6 +825,7 @@ def cumsum(input, dim=missing_dim, *, dtype=None, out=None):
         >>> torch.tensor([1, 2, 3]).cumsum(0)
         tensor([1, 3, 6])
     """
+    check_dtype(dtype)
     dtype = _out_dtype(dtype, out)
     # torch has no bool scan kernel; only a 0-d input (a copy, no scan) gets through
     if dtype is _dtype.bool and (out is not None or input._array.ndim):
@@ -825,6 +841,7 @@ def cumprod(input, dim=missing_dim, *, dtype=None, out=None):
         >>> torch.tensor([1., 2., 3.]).cumprod(0)
         tensor([1., 2., 6.])
     """
+    check_dtype(dtype)
     dtype = _out_dtype(dtype, out)
     # torch has no bool scan kernel; only a 0-d input (a copy, no scan) gets through
     if dtype is _dtype.bool and (out is not None or input._array.ndim):

@@ -20,7 +20,7 @@ from ..backend import helpers_for, is_device_array
 from ..backend._libm_f32 import SMALL
 from ._accumulate import fsum, is_half
 from ._intraop import split
-from ._util import canonical_dim
+from ._util import canonical_dim, check_dtype
 
 __all__ = ["log_softmax", "softmax"]
 
@@ -314,6 +314,7 @@ class LogSoftmaxBackward(Op):
 
 def _prepare(input, dim, dtype, fn):
     if dtype is not None:
+        check_dtype(dtype)
         input = input.to(_dtype.as_dtype(dtype))
     d = canonical_dim(dim, input.dim())
     if input.dtype._category != _dtype._FLOAT and input.numel():

@@ -17,7 +17,7 @@ from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ._accumulate import is_half
 from ._pointwise import _out
-from ._util import canonical_dim, user_stacklevel
+from ._util import canonical_dim, check_dtype, user_stacklevel
 
 __all__ = [
     "corrcoef",
@@ -187,6 +187,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
         >>> torch.nansum(torch.tensor([1., float("nan"), 2.]))
         tensor(3.)
     """
+    check_dtype(dtype)
     if input.dtype.is_complex:
         raise RuntimeError("nansum on CPU does not support complex inputs")
     if dtype is not None and _dtype.as_dtype(dtype).is_complex:  # real kernels only
