@@ -353,3 +353,28 @@ def test_half_huber_smooth_l1_grads(case, reduction, dtype, shape):
     got = run(numtorch, _nt(x), _nt(y), _nt(up))
     np.testing.assert_array_equal(got[1], ref[1])
     np.testing.assert_allclose(got[0], ref[0], rtol=1e-2)
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["plain", "weight"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+def test_binary_cross_entropy_grad_order(reduction, dtype, weighted):
+    """torch's CPU backward: g (x - t) / max((1 - x) x, eps), then the weight, then the
+    count of a 'mean', each rounded in the input's dtype."""
+    gen = torch.Generator().manual_seed(0)
+    dt = getattr(torch, dtype)
+    x = torch.rand(300, generator=gen).clamp(0.01, 0.99).to(dt)
+    y = torch.rand(300, generator=gen).to(dt)
+    w = torch.rand(300, generator=gen).to(dt)
+    up = torch.randn(300, generator=gen).to(dt)
+
+    def run(lib, x, y, w, up):
+        xs = x.clone().requires_grad_()
+        loss = lib.nn.functional.binary_cross_entropy(xs, y, weight=w if weighted else None,
+                                                      reduction=reduction)
+        loss.backward(up if reduction == "none" else None)
+        return xs.grad.double().numpy()
+
+    ref = run(torch, x, y, w, up)
+    got = run(numtorch, _nt(x), _nt(y), _nt(w), _nt(up))
+    np.testing.assert_array_equal(got, ref)

@@ -466,6 +466,17 @@ class BinaryCrossEntropyBackward(Op):
 
     def forward(self, g, x, t):
         self.save_inputs(g, x, t)
+        if type(x) is np.ndarray:
+            # torch's CPU order: g (x - t) / max((1 - x) x, eps) in the input's dtype, then
+            # times the weight, then (a 'mean') divided by the count, each rounded
+            out = g * (x - t) / np.maximum((1 - x) * x, x.dtype.type(_EPS))
+            if self.weight is not None:
+                out = out * self.weight
+            if self.factor is not None:
+                n = x.size
+                out = (out / np.float32(n)).astype(x.dtype) if x.dtype.itemsize == 2 else \
+                    out / x.dtype.type(n)
+            return out
         c = _times(_times(g, self.factor), self.weight)
         return c * (x - t) / self.xp.maximum(x * (1 - x), _EPS)
 
