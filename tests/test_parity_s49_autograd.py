@@ -367,3 +367,32 @@ def test_grad_fn_saved_attributes(name):
         return out, listed
 
     _check(run)
+
+
+def _anomaly_backward_only(lib, kind):
+    class Fails(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, t):
+            return t * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            return 1 / 0
+
+    x = lib.tensor([-1., 2.], requires_grad=True)
+    y = x.sqrt().sum() if kind == "nan" else Fails.apply(x).sum()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            with lib.autograd.detect_anomaly():
+                y.backward()
+            err = None
+        except (RuntimeError, ZeroDivisionError) as e:
+            err = (type(e).__name__, str(e))
+    msgs = [str(w.message).split(" (Triggered internally")[0] for w in caught]
+    return err, [m for m in msgs if m.startswith("Error detected")]
+
+
+@pytest.mark.parametrize("kind", ["nan", "error"])
+def test_anomaly_mode_node_recorded_outside(kind):
+    _check(lambda lib: _anomaly_backward_only(lib, kind))

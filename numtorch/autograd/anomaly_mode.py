@@ -104,10 +104,18 @@ def warn_failed(node):
     forward pass the node was recorded."""
     if not _flags["enabled"]:
         return
+    _warn_trace(node, 5)
+
+
+def _warn_trace(node, stacklevel):
     trace = getattr(node, "_anomaly_trace", None)
     if trace:
         warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that "
-                      f"caused the error:\n{trace}", UserWarning, stacklevel=4)
+                      f"caused the error:\n{trace}", UserWarning, stacklevel=stacklevel)
+    else:  # recorded outside anomaly mode
+        warnings.warn(f"Error detected in {node.name()}. No forward pass information "
+                      "available. Enable detect anomaly during forward pass for more "
+                      "information.", UserWarning, stacklevel=stacklevel)
 
 
 def check_gradients(node, grads):
@@ -121,9 +129,6 @@ def check_gradients(node, grads):
             continue
         a = g._array
         if a.dtype.kind in "fcV" and bool(backend.xp_of(a).isnan(a).any()):
-            trace = getattr(node, "_anomaly_trace", None)
-            if trace:
-                warnings.warn(f"Error detected in {node.name()}. Traceback of forward call "
-                              f"that caused the error:\n{trace}", UserWarning, stacklevel=3)
+            _warn_trace(node, 4)
             raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th "
                                "output.")
