@@ -159,11 +159,22 @@ class Work:
             return time.monotonic() + float(secs)
         return self._start + self._group._timeout_s
 
+    def _give_up(self, timeout):
+        """A caller's own timeout (``wait(timeout=...)``): the moment to stop waiting with
+        torch's "Operation timed out!", the operation left pending; None without one."""
+        if timeout is None:
+            return None
+        secs = timeout.total_seconds() if hasattr(timeout, "total_seconds") else timeout
+        return time.monotonic() + float(secs)
+
     def wait(self, timeout=None):
         """Block until the operation finished; raise its error if it failed.
 
         Args:
-            timeout (timedelta or float, optional): overrides the group's timeout.
+            timeout (timedelta or float, optional): stop waiting after this long with
+                torch's RuntimeError "Operation timed out!"; the operation stays pending (a
+                later wait may complete it) and the group stays usable. The group's own
+                timeout still fails the job.
 
         Returns:
             bool: True.
@@ -171,13 +182,16 @@ class Work:
         if not self._done:
             try:
                 world = self._group._world
-                deadline = self._deadline(timeout)
+                deadline = self._deadline(None)
+                give_up = self._give_up(timeout)
                 if self._check is not None:
-                    world.wait([self._check.req], self._what, self._peers, deadline)
+                    world.wait([self._check.req], self._what, self._peers, deadline, give_up)
                     self._verify()
-                world.wait(self._pending, self._what, self._peers, deadline)
+                world.wait(self._pending, self._what, self._peers, deadline, give_up)
                 self._complete()
             except BaseException as e:
+                if getattr(e, "_numtorch_wait_timeout", False):
+                    raise  # still pending: a later wait may complete it
                 self._exc = e
                 self._done = True
                 raise

@@ -33,6 +33,22 @@ _yield = getattr(os, "sched_yield", lambda: time.sleep(0))
 _HOST_BYTES = 64
 
 
+
+def wait_timeout():
+    """A caller's own wait timeout passed (``Work.wait(timeout=...)``): torch's RuntimeError,
+    marked so that the Work knows the operation is still pending and the job not failed."""
+    e = RuntimeError("Operation timed out!")
+    e._numtorch_wait_timeout = True
+    return e
+
+class _GiveUp(float):
+    """The earlier of the two deadlines, when it is the caller's own (see World.wait)."""
+
+    def __new__(cls, deadline, give_up):
+        out = super().__new__(cls, give_up)
+        out.hard = deadline
+        return out
+
 class DistError(RuntimeError):
     """Base class of the errors ``numtorch.distributed`` raises (torch's name)."""
 
@@ -109,7 +125,7 @@ class World:
 
     # -- waiting ------------------------------------------------------------------------
 
-    def wait(self, pending, what, peers, deadline):
+    def wait(self, pending, what, peers, deadline, give_up=None):
         """Wait until every request in ``pending`` (objects with ``Test()``) completes.
 
         Args:
@@ -117,9 +133,15 @@ class World:
             what: the operation, for error messages ("all_reduce (collective 3 ...)").
             peers: the ranks this operation needs (world ranks).
             deadline: ``time.monotonic()`` value after which the wait fails.
+            give_up: ``time.monotonic()`` value of a caller's own timeout (``Work.wait(
+                timeout=...)``): past it ``wait_timeout()`` is raised and the operation stays
+                pending (a later wait may still complete it), as torch's "Operation timed
+                out!"; ``deadline`` still fails the job.
         """
         if self.failure is not None:
             raise self.failure
+        if give_up is not None and give_up < deadline:
+            deadline = _GiveUp(deadline, give_up)
         if self.mesh is not None:
             return self._wait_mesh(pending, what, peers, deadline)
         if _all_done(pending):
@@ -144,6 +166,8 @@ class World:
                 if now >= next_check:
                     self.poll(what, peers)
                     if now > deadline:
+                        if type(deadline) is _GiveUp:
+                            raise wait_timeout()
                         self.timed_out(what, peers)
                     next_check = now + 0.05
                     if now - start > _SPIN_S:  # a long wait is a wait for a peer: sleep
@@ -172,6 +196,8 @@ class World:
                 if now >= next_check:
                     self.poll(what, peers)
                     if now > deadline:
+                        if type(deadline) is _GiveUp:
+                            raise wait_timeout()
                         self.timed_out(what, peers)
                     next_check = now + 0.05
                 mesh.idle(v, max(0.0, min(next_check, deadline + 0.001) - now))
