@@ -67,6 +67,10 @@ class ScriptObject:
     def _type(self):
         return self._impl._qualified_name
 
+    def __getitem__(self, index):
+        raise NotImplementedError(f"'__getitem__' is not implemented for "
+                                  f"{self._impl._qualified_name}")
+
     def __repr__(self):
         return f"<torch.ScriptObject object of {self._impl._qualified_name}>"
 
@@ -94,6 +98,7 @@ class _Linear(_Packed):
     def __init__(self, weight, bias):
         self.weight, self.bias = weight, bias
         self._gemm = None
+        self.engine = _engine()
 
     def _state(self):
         return (self.weight, self.bias)
@@ -101,6 +106,7 @@ class _Linear(_Packed):
     def _restore(self, state):
         self.weight, self.bias = state
         self._gemm = None
+        self.engine = _engine()  # torch packs again for the engine current at load time
 
     def unpack(self):
         """``(weight, bias)``."""
@@ -267,6 +273,12 @@ def CellParamsBase(kind, packed_ih, packed_hh, bias_ih, bias_hh,  # noqa: N802
                    reduce_range=True):
     """One layer-direction of a packed dynamic RNN."""
     return ScriptObject(_Cell(kind, packed_ih, packed_hh, bias_ih, bias_hh, reduce_range))
+
+
+def _engine():
+    from .backends.quantized import _state
+
+    return _state["engine"]
 
 
 def packed_weight(weight, kernel):

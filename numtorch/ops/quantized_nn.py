@@ -115,6 +115,8 @@ def linear_dynamic_array(xf, packed, reduce_range=True, relu=False):
     if xf.shape[-1] != weight.ints.shape[0]:
         raise RuntimeError(f"The number of rows in the packB should be equal to K: "
                            f"{xf.shape[-1]}")
+    if getattr(packed, "engine", None) == "qnnpack":
+        reduce_range = False  # qnnpack's dynamic kernels use the full uint8 range regardless
     sx, zx = choose_dynamic_params(xf, reduce_range)
     xi = quantize_per_tensor_array(xf, sx, zx, _dtype.quint8.np)
     a = xi.astype(np.float32)  # centred integers, exact in float32

@@ -65,3 +65,83 @@ def test_channels_last_quantized(dt):
     ma = nt.nn.functional.max_pool2d(ga, 2)
     mb = torch.nn.functional.max_pool2d(gb, 2)
     np.testing.assert_array_equal(ma.int_repr().numpy(), mb.int_repr().numpy())
+
+
+@pytest.fixture
+def qnnpack_engine():
+    if "qnnpack" not in torch.backends.quantized.supported_engines:
+        pytest.skip("torch has no qnnpack engine on this CPU")
+    old_t, old_n = torch.backends.quantized.engine, nt.backends.quantized.engine
+    torch.backends.quantized.engine = "qnnpack"
+    nt.backends.quantized.engine = "qnnpack"
+    yield
+    torch.backends.quantized.engine = old_t
+    nt.backends.quantized.engine = old_n
+
+
+def _linear_pair(rng, n_in, n_out):
+    w = rng.randn(n_out, n_in).astype(np.float32)
+    b = rng.randn(n_out).astype(np.float32)
+    tm, nm = torch.nn.Sequential(torch.nn.Linear(n_in, n_out)), nt.nn.Sequential(
+        nt.nn.Linear(n_in, n_out))
+    tm.load_state_dict({"0.weight": torch.tensor(w), "0.bias": torch.tensor(b)})
+    nm.load_state_dict({"0.weight": nt.tensor(w), "0.bias": nt.tensor(b)})
+    return nm, tm
+
+
+def test_dynamic_linear_qnnpack_ignores_reduce_range(qnnpack_engine):
+    # torch's qnnpack dynamic linear quantizes the input with the full uint8 range even when
+    # reduce_range is set (the default dynamic qconfig sets it): numtorch halved the range
+    rng = np.random.RandomState(0)
+    nm, tm = _linear_pair(rng, 5, 4)
+    nq = nt.ao.quantization.quantize_dynamic(nm, {nt.nn.Linear})
+    tq = torch.ao.quantization.quantize_dynamic(tm, {torch.nn.Linear})
+    x = rng.randn(3, 5).astype(np.float32)
+    np.testing.assert_array_equal(nq(nt.tensor(x)).numpy(), tq(torch.tensor(x)).numpy())
+    w = rng.randn(4, 5).astype(np.float32)
+    wn = nt.quantize_per_tensor(nt.tensor(w), 0.02, 0, nt.qint8)
+    wt = torch.quantize_per_tensor(torch.tensor(w), 0.02, 0, torch.qint8)
+    pn = nt.ops.quantized.linear_prepack(wn, None)
+    pt = torch.ops.quantized.linear_prepack(wt, None)
+    for rr in (True, False):
+        np.testing.assert_array_equal(
+            nt.ops.quantized.linear_dynamic(nt.tensor(x), pn, rr).numpy(),
+            torch.ops.quantized.linear_dynamic(torch.tensor(x), pt, rr).numpy())
+
+
+def test_dynamic_lstm_qnnpack(qnnpack_engine):
+    rng = np.random.RandomState(1)
+    tm, nm = torch.nn.LSTM(5, 6, batch_first=True), nt.nn.LSTM(5, 6, batch_first=True)
+    sd = {k: rng.randn(*v.shape).astype(np.float32) * 0.5 for k, v in tm.state_dict().items()}
+    tm.load_state_dict({k: torch.tensor(v) for k, v in sd.items()})
+    nm.load_state_dict({k: nt.tensor(v) for k, v in sd.items()})
+    # (the root module itself is never swapped: wrap it)
+    tm, nm = torch.nn.Sequential(tm), nt.nn.Sequential(nm)
+    tq = torch.ao.quantization.quantize_dynamic(tm, {torch.nn.LSTM})
+    nq = nt.ao.quantization.quantize_dynamic(nm, {nt.nn.LSTM})
+    x = rng.randn(2, 4, 5).astype(np.float32)
+    (yt, (_, ct)), (yn, (_, cn)) = tq(torch.tensor(x)), nq(nt.tensor(x))
+    np.testing.assert_allclose(yn.numpy(), yt.numpy(), rtol=0, atol=2e-6)
+    np.testing.assert_allclose(cn.numpy(), ct.numpy(), rtol=0, atol=2e-6)
+
+
+def test_fp16_prepack_qnnpack_raises(qnnpack_engine):
+    w = np.ones((2, 3), np.float32)
+    with pytest.raises(RuntimeError) as et:
+        torch.ops.quantized.linear_prepack_fp16(torch.tensor(w), None)
+    with pytest.raises(RuntimeError) as en:
+        nt.ops.quantized.linear_prepack_fp16(nt.tensor(w), None)
+    assert str(en.value) == str(et.value)
+
+
+def test_packed_params_not_subscriptable():
+    w = np.ones((2, 3), np.float32)
+    pt = torch.ops.quantized.linear_prepack(
+        torch.quantize_per_tensor(torch.tensor(w), 0.1, 0, torch.qint8), None)
+    pn = nt.ops.quantized.linear_prepack(
+        nt.quantize_per_tensor(nt.tensor(w), 0.1, 0, nt.qint8), None)
+    with pytest.raises(NotImplementedError) as et:
+        pt[0]
+    with pytest.raises(NotImplementedError) as en:
+        pn[0]
+    assert str(en.value) == str(et.value)

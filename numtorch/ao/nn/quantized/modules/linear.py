@@ -27,6 +27,9 @@ def linear_prepack(weight, bias=None):
 
 def linear_prepack_fp16(weight, bias=None):
     """Pack a float weight for float16 dynamic linear (the weight rounded to float16)."""
+    if torch.backends.quantized.engine == "qnnpack":
+        raise RuntimeError("quantized::linear_prepack_fp16 is currently not supported by "
+                           "QNNPACK")
     return LinearPackedParamsBase(weight.to(torch.float16).to(torch.float32), bias)
 
 
