@@ -171,6 +171,9 @@ def quantize_per_tensor_array(x, scale, zero_point, key):
     if key.bits == 32:  # torch's qint32 kernel rounds the product, then adds the zero point
         with np.errstate(over="ignore", invalid="ignore"):
             r = np.rint((x * inv) + np.float32(zero_point)).astype(np.float64)
+    elif key.bits < 8:  # sub-byte (quint4x2, quint2x4): the product rounded, then + zero point
+        with np.errstate(over="ignore", invalid="ignore"):
+            r = np.rint(x * inv).astype(np.float64) + zero_point
     else:
         with np.errstate(over="ignore", invalid="ignore"):
             r = _round_fma(x, inv, zero_point).astype(np.float64)
