@@ -2,7 +2,7 @@
 each checked against torch at test time.
 
 - torch.utils.tensorboard.SummaryWriter: add_custom_scalars_multilinechart/marginchart,
-  add_mesh and add_image_with_boxes (missing before); the event files' records are compared
+  add_mesh, add_image_with_boxes and add_onnx_graph (missing before); the event files' records are compared
   with torch's field by field (wall times aside), images by their decoded pixels.
 """
 
@@ -307,3 +307,38 @@ def test_treespec_children_specs_is_deprecated():
         out.append((quiet, same, spec.num_children, len(spec.children()), msgs))
     assert out[0] == out[1]
     assert out[0][4][0][2] == __file__
+
+
+def _onnx_model_file(path):
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+
+    g = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w"], ["c"], kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+                          group=1),
+         helper.make_node("Constant", [], ["k"], value=helper.make_tensor(
+             "k", TensorProto.FLOAT, [2], [1.0, 2.5])),
+         helper.make_node("Resize", ["c", "", "k"], ["r"], mode="nearest",
+                          cubic_coeff_a=-0.75),
+         helper.make_node("Relu", ["r"], ["y"]),
+         helper.make_node("Add", ["i", "i"], ["j"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 4, 4]),
+         helper.make_tensor_value_info("i", TensorProto.INT64, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, 4, 10]),
+         helper.make_tensor_value_info("j", TensorProto.INT64, [2])],
+        [helper.make_tensor("w", TensorProto.FLOAT, [1, 1, 3, 3], [0.1] * 9)])
+    onnx.save(helper.make_model(g), str(path))
+    return str(path)
+
+
+def test_add_onnx_graph(tmp_path, capsys):
+    model = _onnx_model_file(tmp_path / "m.onnx")
+    printed = []
+
+    def log(w, lib):
+        w.add_onnx_graph(model)
+        printed.append(capsys.readouterr().out)
+    _same_records(tmp_path, log)
+    assert printed[0] == printed[1] and printed[0].split() == ["x", "i", "y", "j", "c", "k",
+                                                               "r", "y", "j"]

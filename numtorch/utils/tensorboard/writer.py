@@ -261,6 +261,37 @@ class SummaryWriter:
 
         self._get_file_writer().add_graph(graph(model, input_to_model, verbose))
 
+    def add_onnx_graph(self, prototxt):
+        """Log the graph of the ONNX model file ``prototxt`` for the GRAPHS tab: its inputs
+        and outputs as ``Variable`` nodes (shape, element type), each operator under its
+        first output's name with its attributes as text. The node names are printed as
+        they are added, as torch does."""
+        import onnx
+        from tensorboard.compat.proto.attr_value_pb2 import AttrValue
+        from tensorboard.compat.proto.graph_pb2 import GraphDef
+        from tensorboard.compat.proto.node_def_pb2 import NodeDef
+        from tensorboard.compat.proto.tensor_shape_pb2 import TensorShapeProto
+        from tensorboard.compat.proto.versions_pb2 import VersionDef
+
+        model = onnx.load(prototxt)
+        nodes = []
+        for value in [*model.graph.input, *model.graph.output]:
+            ttype = value.type.tensor_type
+            shape = TensorShapeProto(dim=[TensorShapeProto.Dim(size=d.dim_value)
+                                          for d in ttype.shape.dim])
+            nodes.append(NodeDef(name=value.name, op="Variable",
+                                 attr={"shape": AttrValue(shape=shape),
+                                       "dtype": AttrValue(type=ttype.elem_type)}))
+        for node in model.graph.node:
+            params = ", ".join(f"{a.name} = {onnx.helper.get_attribute_value(a)} = {a.type}"
+                               for a in node.attribute)
+            nodes.append(NodeDef(name=node.output[0], op=node.op_type, input=list(node.input),
+                                 attr={"parameters": AttrValue(s=params.encode())}))
+        for n in nodes:
+            print(n.name)
+        graph = GraphDef(node=nodes, versions=VersionDef(producer=22))
+        self._get_file_writer().add_event(Event(graph_def=graph.SerializeToString()))
+
     def flush(self):
         """Write every pending event of every run to the disk."""
         for w in (self.all_writers or {}).values():
