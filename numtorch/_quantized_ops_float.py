@@ -73,8 +73,52 @@ def quantized_dispatch(name, input, *args, **kwargs):
                                  "linear": "upsample_linear1d.out",
                                  "trilinear": "upsample_trilinear3d.out"}.get(
                                      mode, f"upsample_{mode}"))
-        rounding = mode == "bilinear"
+        if mode == "bilinear":
+            return _bilinear(input, *args, **kwargs)
+        rounding = False
     return on_int_values(input, fn, *args, rounding=rounding, **kwargs)
+
+
+def _source_index(n_in, n_out, align_corners, scale):
+    """torch's float32 source coordinates of a linear resize: the lower neighbour, the step
+    to the upper one (0 at the edge) and the two weights."""
+    f = np.float32
+    if align_corners:
+        step = f(n_in - 1) / f(n_out - 1) if n_out > 1 else f(0)
+    else:
+        step = f(1.0 / scale) if scale is not None and scale > 0 else f(n_in) / f(n_out)
+    dst = np.arange(n_out, dtype=f)
+    src = step * dst if align_corners else np.maximum(step * (dst + f(0.5)) - f(0.5), f(0))
+    lo = src.astype(np.int64)
+    hi_step = (lo < n_in - 1).astype(np.int64)
+    l1 = src - lo.astype(f)
+    return lo, hi_step, f(1) - l1, l1
+
+
+def _bilinear(input, size=None, scale_factor=None, mode="bilinear", align_corners=None,
+              recompute_scale_factor=None):
+    """Bilinear resize of a per-tensor quantized 4-D tensor as torch's integer kernel does
+    it: the stored integers weighted in float32, less the zero point, then rounded once
+    (half to even) with the zero point added back; the quantization parameters stay."""
+    from .nn.functional.vision import _output_size
+
+    a = input._array
+    if a.quantizer.per_channel:
+        raise RuntimeError("Only per-tensor quantized tensors are supported here")
+    (oh, ow), scales = _output_size(input, size, scale_factor, recompute_scale_factor)
+    h, w = a.shape[2:]
+    hl, hs, h0, h1 = _source_index(h, oh, bool(align_corners), scales[0])
+    wl, ws, w0, w1 = _source_index(w, ow, bool(align_corners), scales[1])
+    p = a.ints.astype(np.float32)
+    top, bottom = p[:, :, hl], p[:, :, hl + hs]
+    h0, h1, w0, w1 = h0[:, None], h1[:, None], w0[None], w1[None]
+    res = h0 * (w0 * top[..., wl] + w1 * top[..., wl + ws]) + \
+        h1 * (w0 * bottom[..., wl] + w1 * bottom[..., wl + ws])
+    zp = a.quantizer.zero_point
+    res -= np.float32(zp)
+    values = np.rint(res.astype(np.float64) + zp)
+    values = np.clip(values, a.key.qmin, a.key.qmax).astype(a.ints.dtype)
+    return make_quantized(values, a.qdtype, a.quantizer)
 
 
 # float functions torch also runs on per-tensor quantized tensors: dequantize, compute in

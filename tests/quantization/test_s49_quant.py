@@ -162,3 +162,27 @@ def test_quantize_per_tensor_ties_with_zero_point(dt, hi):
         b = torch.quantize_per_tensor(torch.tensor(x), s, zp, getattr(torch, dt))
         np.testing.assert_array_equal(a.int_repr().numpy(), b.int_repr().numpy())
         np.testing.assert_array_equal(a.dequantize().numpy(), b.dequantize().numpy())
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_bilinear_interpolate_quantized(seed):
+    # torch weights the stored integers in float32 and rounds (value - zp) + zp once;
+    # numtorch resampled the centred integers with the float kernel (ties one step off)
+    rng = np.random.RandomState(seed)
+    zp = int(rng.randint(0, 256))
+    s = float(np.float32(rng.uniform(0.01, 0.2)))
+    h, w = (int(v) for v in rng.randint(1, 8, 2))
+    ints = rng.randint(0, 256, size=(2, 2, h, w))
+    a, b = _pair(ints, zp, "quint8")
+    a = nt.quantize_per_tensor(a.dequantize() / 0.5 * s, s, zp, nt.quint8)
+    b = torch.quantize_per_tensor(b.dequantize() / 0.5 * s, s, zp, torch.quint8)
+    align = bool(seed % 2)
+    kw = [dict(size=tuple(int(v) for v in rng.randint(1, 12, 2))), dict(scale_factor=1.7),
+          dict(scale_factor=2.0), dict(scale_factor=(0.6, 1.3))][seed % 4]
+    got = nt.nn.functional.interpolate(a, mode="bilinear", align_corners=align, **kw)
+    want = torch.nn.functional.interpolate(b, mode="bilinear", align_corners=align, **kw)
+    np.testing.assert_array_equal(got.int_repr().numpy(), want.int_repr().numpy())
+    assert got.q_scale() == want.q_scale() and got.q_zero_point() == want.q_zero_point()
+    qa = nt.ao.nn.quantized.functional.interpolate(a, mode="bilinear", align_corners=align,
+                                                   **kw)
+    np.testing.assert_array_equal(qa.int_repr().numpy(), want.int_repr().numpy())

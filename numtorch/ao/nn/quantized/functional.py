@@ -91,8 +91,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if mode not in ("bilinear", "nearest", "nearest-exact"):
         raise ValueError("Only 'nearest', 'nearest-exact' and 'bilinear' modes are supported "
                          "for quantized interpolate")
-    return on_int_values(input, F.interpolate, size, scale_factor, mode, align_corners,
-                         rounding=mode == "bilinear")
+    return F.interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def linear(input, weight, bias=None, scale=None, zero_point=None):
