@@ -318,3 +318,28 @@ def test_reduction_dtype_argument_types(name, kind):
         return _DTYPE_CALLS[name](t, t.arange(6.0).reshape(2, 3), d)
 
     same(f, rtol=1e-12)
+
+
+# -- 11. cdist's matrix-product route (more than 25 rows) -----------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shapes", [((30, 5), (40, 5)), ((2, 50, 3), (1, 30, 3)),
+                                    ((3, 4), (30, 4)), ((26, 1), (3, 1))])
+def test_cdist_mm_route(shapes, dtype):
+    rng = np.random.default_rng(0)
+    a, b = (rng.standard_normal(s) for s in shapes)
+
+    def f(t):
+        dt = getattr(t, dtype)
+        x = t.tensor(a, dtype=dt, requires_grad=True)
+        y = t.tensor(b, dtype=dt, requires_grad=True)
+        r = t.cdist(x, y)
+        g = t.tensor(np.random.default_rng(1).standard_normal(tuple(r.shape)), dtype=dt)
+        gx, gy = t.autograd.grad(r, (x, y), g)
+        rr = t.cdist(x, x)  # zero distances: torch's node sends 0 gradient there
+        (gxx,) = t.autograd.grad(rr.sum(), x)
+        # (gxx itself amplifies the product's cancellation noise at the zero distances)
+        return r.grad_fn.name(), r.detach(), gx, gy, bool(gxx.isfinite().all())
+
+    same(f, rtol=1e-4 if dtype == "float32" else 1e-9, atol=1e-4 if dtype == "float32"
+         else 1e-9)

@@ -1,7 +1,7 @@
 """Distances and norms between tensors: dist, cdist and renorm (composites of norm ops)."""
 
 from .. import _dtype
-from ..autograd.graph import rename_node
+from ..autograd.graph import Op, rename_node
 from ._util import canonical_dim, row_major_result
 from .comparison import where
 
@@ -41,13 +41,48 @@ def renorm(input, p, dim, maxnorm):
     return rename_node(row_major_result(input * factor.to(input.dtype)), "RenormBackward0")
 
 
+class EuclideanDist(Op):
+    """Euclidean distances by torch's matrix-product route: ``|a|^2 - 2 a.b + |b|^2`` as one
+    product of padded rows, clamped at 0, square-rooted (the values torch's cdist gives for
+    more than 25 rows, rounding and cancellation included, in P * R memory instead of the
+    differences' P * R * M); dd/da = ratio.sum(-1) a - ratio @ b with ratio = grad / d (0
+    where d = 0), as torch's backward.
+
+    Why a primitive: the composite's sqrt at a zero distance has an infinite derivative;
+    torch's node gives 0 there."""
+
+    node_name = "EuclideanDistBackward0"
+
+    def forward(self, a, b):
+        from .. import _tensor
+        from ..autograd.grad_mode import no_grad
+        from .join import cat
+
+        self.save_inputs(a, b)
+        with no_grad():
+            x1, x2 = _tensor._make(a), _tensor._make(b)
+            n1 = (x1 * x1).sum(-1, keepdim=True)
+            n2 = (x2 * x2).sum(-1, keepdim=True)
+            p1 = cat([x1 * -2, n1, n1 * 0 + 1], -1)
+            p2 = cat([x2, n2 * 0 + 1, n2], -1)
+            d = p1.matmul(p2.mT).clamp_min(0).sqrt()
+        return self.save_output(d._array)
+
+    def backward(self, grad):
+        x1, x2 = self.saved_inputs()
+        d = self.saved_output()
+        ratio = where(d == 0, 0.0, grad / d)
+        return (x1 * ratio.sum(-1, keepdim=True) - ratio.matmul(x2),
+                x2 * ratio.sum(-2).unsqueeze(-1) - ratio.mT.matmul(x1))
+
+
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """The ``p``-norm distance between each row of ``x1`` (..., P, M) and each row of ``x2``
     (..., R, M), shape (..., P, R).
 
-    Note:
-        Computed from the pairwise differences (memory P * R * M), never with the
-        matrix-product shortcut, so the results are exact but large inputs cost memory.
+    Euclidean distances of more than 25 rows (or with ``compute_mode=
+    "use_mm_for_euclid_dist"``) take torch's matrix-product route (its rounding included);
+    the others are computed from the pairwise differences.
     """
     from ._statistics import norm
 
@@ -66,10 +101,22 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
                                   f"'{_dtype._TYPE_DISPLAY[x1.dtype.name]}'")
     if p < 0:
         raise RuntimeError(f"cdist only supports non-negative p values (got {p})")
-    diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
-    r = norm(diff, p, dim=-1)
-    # torch's node; its matrix-product route for Euclidean distances records a view instead
+    # torch's matrix-product route for Euclidean distances records a view over its node
     mm = p == 2 and (compute_mode == "use_mm_for_euclid_dist" or (
         compute_mode == "use_mm_for_euclid_dist_if_necessary"
         and (x1.shape[-2] > 25 or x2.shape[-2] > 25)))
+    if mm and x1._array.shape[-1] and x1._array.shape[-2] and x2._array.shape[-2]:
+        batch = tuple(_broadcast_batch(x1.shape[:-2], x2.shape[:-2]))
+        a = x1.expand(batch + tuple(x1.shape[-2:]))
+        b = x2.expand(batch + tuple(x2.shape[-2:]))
+        return rename_node(EuclideanDist.apply(a, b).view(batch + (a.shape[-2], b.shape[-2])),
+                           "ViewBackward0")
+    diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
+    r = norm(diff, p, dim=-1)
     return rename_node(r, "ViewBackward0" if mm else "CdistBackward0")
+
+
+def _broadcast_batch(s1, s2):
+    import numpy as np
+
+    return np.broadcast_shapes(tuple(s1), tuple(s2))
