@@ -177,8 +177,8 @@ def test_bilinear_interpolate_quantized(seed):
     a = nt.quantize_per_tensor(a.dequantize() / 0.5 * s, s, zp, nt.quint8)
     b = torch.quantize_per_tensor(b.dequantize() / 0.5 * s, s, zp, torch.quint8)
     align = bool(seed % 2)
-    kw = [dict(size=tuple(int(v) for v in rng.randint(1, 12, 2))), dict(scale_factor=1.7),
-          dict(scale_factor=2.0), dict(scale_factor=(0.6, 1.3))][seed % 4]
+    kw = [{"size": tuple(int(v) for v in rng.randint(1, 12, 2))}, {"scale_factor": 1.7},
+          {"scale_factor": 2.0}, {"scale_factor": (0.6, 1.3)}][seed % 4]
     got = nt.nn.functional.interpolate(a, mode="bilinear", align_corners=align, **kw)
     want = torch.nn.functional.interpolate(b, mode="bilinear", align_corners=align, **kw)
     np.testing.assert_array_equal(got.int_repr().numpy(), want.int_repr().numpy())
@@ -186,3 +186,55 @@ def test_bilinear_interpolate_quantized(seed):
     qa = nt.ao.nn.quantized.functional.interpolate(a, mode="bilinear", align_corners=align,
                                                    **kw)
     np.testing.assert_array_equal(qa.int_repr().numpy(), want.int_repr().numpy())
+
+
+def _lsq_run(lib, kw):
+    from importlib import import_module
+
+    mod = import_module(lib.__name__ + ".ao.quantization._learnable_fake_quantize")
+    tq = lib.ao.quantization
+    kw = dict(kw)
+    kw["observer"] = getattr(tq, kw["observer"])
+    if "dtype" in kw:
+        kw["dtype"], kw["qscheme"] = getattr(lib, kw["dtype"]), getattr(lib, kw["qscheme"])
+    lq = mod._LearnableFakeQuantize(**kw)
+    rng = np.random.RandomState(0)
+    out = {"repr": repr(lq), "keys": list(lq.state_dict()), "bitwidth": lq.bitwidth,
+           "ch_axis": lq.ch_axis, "steps": []}
+    for step in range(3):
+        if step == 1:
+            lq.enable_param_learning()
+        x = lib.tensor(rng.randn(5, 3).astype(np.float32) * (step + 1), requires_grad=True)
+        y = lq(x)
+        (y * lib.arange(15.0).reshape(5, 3)).sum().backward()
+        out["steps"].append((y.detach().numpy().copy(), x.grad.numpy().copy(),
+                             lq.scale.detach().numpy().copy(),
+                             lq.zero_point.detach().numpy().copy(),
+                             lq.scale.grad.numpy().copy(), lq.zero_point.grad.numpy().copy()))
+        lq.scale.grad = None
+        lq.zero_point.grad = None
+    s, z = lq.calculate_qparams()
+    out["qparams"] = (s.numpy().tolist(), z.numpy().tolist(), str(z.dtype).split(".")[-1])
+    lq.enable_static_observation()
+    out["flags"] = (int(lq.static_enabled[0]), int(lq.learning_enabled[0]),
+                    int(lq.fake_quant_enabled[0]), lq.scale.requires_grad)
+    return out
+
+
+@pytest.mark.parametrize("kw", [
+    {"observer": "MovingAverageMinMaxObserver", "quant_min": 0, "quant_max": 255, "scale": 0.1,
+         "zero_point": 0.0, "use_grad_scaling": True},
+    {"observer": "MovingAveragePerChannelMinMaxObserver", "quant_min": -128, "quant_max": 127,
+         "channel_len": 3, "dtype": "qint8", "qscheme": "per_channel_symmetric", "ch_axis": 1}],
+    ids=["per_tensor", "per_channel"])
+def test_learnable_fake_quantize(kw):
+    # torch.ao.quantization._learnable_fake_quantize._LearnableFakeQuantize (LSQ QAT) was
+    # missing
+    got, want = _lsq_run(nt, kw), _lsq_run(torch, kw)
+    for k in ("repr", "keys", "bitwidth", "ch_axis", "qparams", "flags"):
+        assert got[k] == want[k], k
+    for g, w in zip(got["steps"], want["steps"]):
+        for a, b in zip(g[:4], w[:4]):
+            np.testing.assert_array_equal(a, b)
+        for a, b in zip(g[4:], w[4:]):  # parameter gradients: float32 sums
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
