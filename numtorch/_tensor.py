@@ -781,6 +781,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
             size = _size_args(size, {"size": kwargs.pop("size")}, "size", f"new_{kind}")
         if size and not (len(size) == 1 and isinstance(size[0], Size)):
             size = (parse_size(f"new_{kind}", size),)  # (its errors name new_{kind})
+        dtype = _nt._creation.dtype_arg(dtype, f"new_{kind}")  # (the message names new_*)
         return getattr(self, f"_new_{kind}")(*size, dtype=dtype, **kwargs)
 
     def _new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
@@ -813,6 +814,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
                             f"not {_type_name(size)}")
         if not isinstance(size, Size):
             size = parse_size("new_full", (size,))
+        dtype = _nt._creation.dtype_arg(dtype, "new_full")
         return _nt._creation.full(size, fill_value, dtype=dtype or self.dtype,
                               device=device or self.device, requires_grad=requires_grad,
                               pin_memory=pin_memory)

@@ -343,3 +343,17 @@ def test_cdist_mm_route(shapes, dtype):
 
     same(f, rtol=1e-4 if dtype == "float32" else 1e-9, atol=1e-4 if dtype == "float32"
          else 1e-9)
+
+
+# -- 12. new_* factories name themselves in dtype errors ------------------------------------
+
+@pytest.mark.parametrize("dtype", ["str", "py_float", "py_int", "int8"])
+@pytest.mark.parametrize("fn", ["new_zeros", "new_ones", "new_empty", "new_full"])
+def test_new_factories_dtype_argument(fn, dtype):
+    def f(t):
+        d = {"str": "float64", "py_float": float, "py_int": int, "int8": t.int8}[dtype]
+        x = t.ones(2)
+        r = x.new_full((2,), 1, dtype=d) if fn == "new_full" else getattr(x, fn)(2, dtype=d)
+        return r.dtype, tuple(r.shape)
+
+    same(f)
