@@ -357,3 +357,26 @@ def test_new_factories_dtype_argument(fn, dtype):
         return r.dtype, tuple(r.shape)
 
     same(f)
+
+
+# -- 13. transpose/flatten name their dim arguments ---------------------------------------
+
+_NAMED_DIMS = {
+    "transpose_dim0": lambda t, x: x.transpose(0.0, 1),
+    "transpose_dim1_tuple": lambda t, x: x.transpose(0, (1,)),
+    "torch_transpose_dim1": lambda t, x: t.transpose(x, 0, 1.0),
+    "torch_transpose_kw": lambda t, x: t.transpose(x, dim0=0.5, dim1=1),
+    "flatten_start": lambda t, x: x.flatten(0.0),
+    "flatten_end": lambda t, x: x.flatten(0, 1.0),
+    "torch_flatten_start": lambda t, x: t.flatten(x, 0.0),
+    "flatten_end_none_kw": lambda t, x: x.flatten(end_dim=None),
+    "flatten_0d": lambda t, x: t.tensor(1.0).flatten(0.0),
+    "flatten_0d_ok": lambda t, x: t.tensor(2.0).flatten(-1),
+    "flatten_0d_out_of_range": lambda t, x: t.tensor(2.0).flatten(1),
+    "flatten_t": lambda t, x: x.t().flatten(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_NAMED_DIMS))
+def test_named_dim_argument_errors(name):
+    same(lambda t: _NAMED_DIMS[name](t, t.ones(2, 3)))

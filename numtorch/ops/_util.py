@@ -134,16 +134,17 @@ def check_dtype(dtype, overloads=None, dim_given=True, fn=None):
     raise TypeError(f"{fn}(): argument 'dtype' must be torch.dtype, not {type_name(dtype)}")
 
 
-def canonical_dim(dim, ndim):
+def canonical_dim(dim, ndim, name="dim", index=1):
     """Map a possibly negative ``dim`` into ``[0, ndim)``; torch's IndexError otherwise
-    (torch's TypeError for a dim that is not an int)."""
+    (torch's TypeError for a dim that is not an int, naming argument ``name`` at place
+    ``index`` of the method form)."""
     n = max(ndim, 1)  # torch lets 0-d tensors use dim 0 and -1
     if type(dim) is not int:
         if isinstance(dim, Tensor) or not isinstance(dim, (int, np.integer)) or \
                 isinstance(dim, (bool, np.bool_)):
             dim = as_index(dim)
             if not isinstance(dim, (int, np.integer)) or isinstance(dim, (bool, np.bool_)):
-                raise arg_type_error(dim)
+                raise arg_type_error(dim, name, index=index)
         dim = int(dim)
     if not -n <= dim < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "

@@ -313,7 +313,7 @@ def transpose(input, dim0, dim1):
     if input._array.__class__ is SparseCOO:
         return input.transpose(dim0, dim1)
     nd = input._array.ndim
-    a, b = canonical_dim(dim0, nd), canonical_dim(dim1, nd)
+    a, b = canonical_dim(dim0, nd, "dim0", 1), canonical_dim(dim1, nd, "dim1", 2)
     dims = list(range(nd))
     if nd:
         dims[a], dims[b] = dims[b], dims[a]
@@ -425,10 +425,11 @@ def unsqueeze(input, dim):
 def flatten(input, start_dim=0, end_dim=-1):
     """Merge dims ``start_dim..end_dim`` into one (a view when possible)."""
     shape = input._array.shape
+    nd = len(shape)
+    s = canonical_dim(start_dim, nd, "start_dim", 1)  # (only 0 and -1 fit a 0-d tensor)
+    e = canonical_dim(end_dim, nd, "end_dim", 2)
     if not shape:
-        canonical_dim(start_dim, 0), canonical_dim(end_dim, 0)  # only 0 and -1 fit a 0-d tensor
         return reshape(input, 1)
-    s, e = canonical_dim(start_dim, len(shape)), canonical_dim(end_dim, len(shape))
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
