@@ -356,7 +356,7 @@ def _pointwise_product(xp, wm, xs):
         return xp.matmul(wm, xs)
     xt = xp.ascontiguousarray(xs.transpose(1, 2, 0, 3)).reshape(g, q, n * length)
     y = _matmul(xp, wm, xt)  # (g, P, n * L)
-    return xp.ascontiguousarray(y.reshape(g, -1, n, length).transpose(2, 0, 1, 3))
+    return xp.ascontiguousarray(y.reshape(g, wm.shape[1], n, length).transpose(2, 0, 1, 3))
 
 
 def _subsample(stride, out):
@@ -657,6 +657,8 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     nd = len(kernel)
     n, o = gy.shape[:2]
     out = tuple(gy.shape[2:])
+    if n == 0:  # an empty batch: nothing to sum (the GEMM paths' reshapes need rows)
+        return xp.zeros((o, x.shape[1] // groups) + tuple(kernel), dtype=gy.dtype)
     if is_device_array(gy):
         _note("weight-device")
         return _device.weight(xp, x, gy, kernel, stride, padding, dilation, groups)
