@@ -471,9 +471,19 @@ class iinfo(metaclass=TorchNamed):
                             "handle 'torch.iinfo'")
         if type is bool:
             raise TypeError("torch.bool is not supported by torch.iinfo")
-        info = np.iinfo(type.np)
+        if type._category == _QUANT:  # the storage's limits; no dtype name (torch raises)
+            info = np.iinfo(type.np.storage)
+            self._quantized = _TYPE_DISPLAY[type.name]
+        else:
+            info = np.iinfo(type.np)
+            self.dtype = type.name
         self.bits, self.min, self.max = info.bits, builtins_int(info.min), builtins_int(info.max)
-        self.dtype = type.name
+
+    def __getattr__(self, name):
+        quantized = self.__dict__.get("_quantized")
+        if name == "dtype" and quantized is not None:
+            raise NotImplementedError(f"\"dtype\" not implemented for '{quantized}'")
+        raise AttributeError(f"'torch.iinfo' object has no attribute '{name}'")
 
     def __repr__(self):
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"

@@ -238,3 +238,17 @@ def test_learnable_fake_quantize(kw):
             np.testing.assert_array_equal(a, b)
         for a, b in zip(g[4:], w[4:]):  # parameter gradients: float32 sums
             np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("dt", ["quint8", "qint8", "qint32", "quint4x2", "quint2x4"])
+def test_iinfo_of_quantized_dtype(dt):
+    # torch gives the storage's limits and refuses the dtype name (numtorch raised a NumPy
+    # ValueError from the constructor)
+    it, im = torch.iinfo(getattr(torch, dt)), nt.iinfo(getattr(nt, dt))
+    assert (im.min, im.max, im.bits) == (it.min, it.max, it.bits)
+    for get in (lambda i: i.dtype, repr):
+        with pytest.raises(NotImplementedError) as et:
+            get(it)
+        with pytest.raises(NotImplementedError) as en:
+            get(im)
+        assert str(en.value) == str(et.value)
