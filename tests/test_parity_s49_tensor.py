@@ -380,3 +380,29 @@ _NAMED_DIMS = {
 @pytest.mark.parametrize("name", sorted(_NAMED_DIMS))
 def test_named_dim_argument_errors(name):
     same(lambda t: _NAMED_DIMS[name](t, t.ones(2, 3)))
+
+
+# -- 14. chunk/split/roll with arguments of the wrong type ---------------------------------
+
+_SPLITS = {
+    "chunk_float": lambda t, x: x.chunk(2.0),
+    "torch_chunk_float": lambda t, x: t.chunk(x, 2.0),
+    "chunk_dim_float": lambda t, x: x.chunk(2, 0.0),
+    "chunk_none": lambda t, x: x.chunk(None),
+    "chunk_np_int": lambda t, x: x.chunk(np.int64(4)),
+    "split_float": lambda t, x: x.split(2.0),
+    "torch_split_float": lambda t, x: t.split(x, 2.0),
+    "split_list_float": lambda t, x: x.split([2.0, 4]),
+    "split_none": lambda t, x: x.split(None),
+    "split_np_ints": lambda t, x: x.split([np.int64(2), 4]),
+    "split_tensor_size": lambda t, x: x.split(t.tensor(4)),
+    "roll_float": lambda t, x: x.roll(1.0, 0),
+    "torch_roll_dims_float": lambda t, x: t.roll(x, 1, 0.0),
+    "roll_flat_float": lambda t, x: x.roll(1.5),
+    "roll_ok": lambda t, x: x.roll((1,), (0,)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SPLITS))
+def test_split_chunk_roll_argument_types(name):
+    same(lambda t: _SPLITS[name](t, t.arange(6.0)))

@@ -12,7 +12,7 @@ from .._quantized_array import QArray
 from ..autograd.graph import Op
 from ._util import as_index, canonical_dim, shape_arg
 from .._size import required_size_args
-from ._util import no_dims_error
+from ._util import arg_type_error, no_dims_error
 
 __all__ = ["unfold", "repeat", "flip", "fliplr", "flipud", "roll"]
 
@@ -167,6 +167,9 @@ def roll(input, shifts, dims=None):
         raise TypeError("roll(): argument 'shifts' (position 1) must be tuple of ints, not "
                         "Tensor")
     shifts, dims = as_index(shifts), as_index(dims)
+    for value, name, index in ((shifts, "shifts", 1), (dims, "dims", 2)):
+        if not isinstance(value, (int, tuple, list)) and not (value is None and name == "dims"):
+            raise arg_type_error(value, name, "tuple of ints", index=index)
     if not isinstance(shifts, int) and len(shifts) == 0:
         raise RuntimeError("`shifts` required")
     if dims is None:

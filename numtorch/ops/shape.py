@@ -22,7 +22,7 @@ from ._util import (
 )
 from .._size import Size, required_size_args
 from .._sparse import SparseCOO
-from ._util import no_dims_error
+from ._util import arg_type_error, no_dims_error
 
 __all__ = ["reshape", "view", "permute", "transpose", "t", "expand", "squeeze", "unsqueeze",
            "flatten", "unflatten", "movedim", "split", "chunk", "narrow", "select", "unbind",
@@ -544,6 +544,7 @@ def split(tensor, split_size_or_sections, dim=0):
     d = canonical_dim(dim, tensor._array.ndim)
     n = tensor._array.shape[d]
     split_size_or_sections = as_index(split_size_or_sections)
+    _check_split_sizes(split_size_or_sections)
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
         if step < 0:
@@ -569,14 +570,32 @@ def split(tensor, split_size_or_sections, dim=0):
     return split_pieces(tensor, d, sizes, origin)
 
 
+def _check_split_sizes(sizes):
+    """torch's parser errors for split's sizes (its text names split_with_sizes, position 2,
+    however split was called)."""
+    from .._generator_args import type_name
+
+    if isinstance(sizes, int) and not isinstance(sizes, bool):
+        return
+    if not isinstance(sizes, (tuple, list)):
+        raise TypeError(f"split_with_sizes(): argument 'split_sizes' (position 2) must be tuple "
+                        f"of ints, not {type_name(sizes)}")
+    for k, s in enumerate(sizes):
+        if as_index(s).__class__ is not int or isinstance(s, bool):
+            raise TypeError(f"split_with_sizes(): argument 'split_sizes' (position 2) must be "
+                            f"tuple of ints, but found element of type {type_name(s)} at pos {k}")
+
+
 def chunk(input, chunks, dim=0):
     """Split into ``chunks`` pieces of ``ceil(size / chunks)`` (fewer if the size is small)."""
+    chunks = as_index(chunks)
+    if chunks.__class__ is not int:
+        raise arg_type_error(chunks, "chunks", index=1)
     if not input._array.ndim:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    chunks = as_index(chunks)
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    d = canonical_dim(dim, input._array.ndim)
+    d = canonical_dim(dim, input._array.ndim, "dim", 2)
     n = input._array.shape[d]
     size = max(-(-n // chunks), 1) if n else 0
     if n == 0:
