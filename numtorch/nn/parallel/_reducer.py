@@ -206,14 +206,7 @@ class Reducer:
         self.find_unused = True  # (exchange which parameters each rank used)
 
     def _static_grad(self, i, p):
-        b, k = self.slot[id(p)]
-        view = b.views[k]
-        g = p._grad
-        if g._array is not view:
-            view[...] = g._array
-            if self.grad_as_view and not g.requires_grad:
-                p._grad = _make(view)
-        self.local_used[i] = 1
+        self._take_grad(i, p)
         if not self.static_queued:
             self.static_queued = True
             from ...autograd import engine
@@ -322,6 +315,12 @@ class Reducer:
                 "iteration (a second backward over the same forward, a parameter shared in a "
                 "way the forward graph does not show, or a reentrant backward). Call the DDP "
                 "module's forward once per backward.")
+        b = self._take_grad(i, p)
+        self._mark(i, b)
+
+    def _take_grad(self, i, p):
+        """Copy ``p``'s gradient into its bucket slot (the slot becomes ``p.grad`` under
+        gradient_as_bucket_view), note ``p`` as used here, and return the bucket."""
         b, k = self.slot[id(p)]
         view = b.views[k]
         g = p._grad
@@ -330,7 +329,7 @@ class Reducer:
             if self.grad_as_view and not g.requires_grad:
                 p._grad = _make(view)
         self.local_used[i] = 1
-        self._mark(i, b)
+        return b
 
     def _mark(self, i, b):
         self.marked[i] = True
