@@ -406,3 +406,20 @@ _SPLITS = {
 @pytest.mark.parametrize("name", sorted(_SPLITS))
 def test_split_chunk_roll_argument_types(name):
     same(lambda t: _SPLITS[name](t, t.arange(6.0)))
+
+
+_DIAGONALS = {
+    "offset_float": lambda t, x: x.diagonal(0.0),
+    "torch_offset_float": lambda t, x: t.diagonal(x, 1.0),
+    "dim1_float": lambda t, x: x.diagonal(0, 0.0, 1),
+    "dim2_float": lambda t, x: x.diagonal(0, 0, 1.0),
+    "offset_np_int": lambda t, x: x.diagonal(np.int64(1)),
+    "offset_tensor": lambda t, x: x.diagonal(t.tensor(1)),
+    "dim1_none_kw": lambda t, x: x.diagonal(dim1=None),
+    "offset_kw": lambda t, x: x.diagonal(offset=-1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_DIAGONALS))
+def test_diagonal_argument_types(name):
+    same(lambda t: _DIAGONALS[name](t, t.arange(9.0).reshape(3, 3)))

@@ -112,7 +112,12 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
         tensor([0., 3.])
     """
     nd = input._array.ndim
-    d1, d2 = canonical_dim(dim1, nd), canonical_dim(dim2, nd)
+    offset = as_index(offset)
+    if offset.__class__ is not int:
+        from ._util import arg_type_error
+
+        raise arg_type_error(offset, "offset", index=1)
+    d1, d2 = canonical_dim(dim1, nd, "dim1", 2), canonical_dim(dim2, nd, "dim2", 3)
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     return Diagonal.apply(input, offset=offset, d1=d1, d2=d2)
