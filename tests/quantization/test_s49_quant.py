@@ -252,3 +252,40 @@ def test_iinfo_of_quantized_dtype(dt):
         with pytest.raises(NotImplementedError) as en:
             get(im)
         assert str(en.value) == str(et.value)
+
+
+def _quantized_bag(lib, table, mode, four_bit):
+    tq = lib.ao.quantization
+    bag = lib.nn.EmbeddingBag(table.shape[0], table.shape[1], mode=mode)
+    bag.load_state_dict({"weight": lib.tensor(table)})
+    m = lib.nn.Sequential(bag)
+    m[0].qconfig = (tq.float_qparams_weight_only_qconfig_4bit if four_bit
+                    else tq.float_qparams_weight_only_qconfig)
+    tq.prepare(m, inplace=True)
+    return tq.convert(m)[0]
+
+
+@pytest.mark.parametrize("four_bit", [False, True], ids=["byte", "4bit"])
+@pytest.mark.parametrize("mode,weighted", [("sum", False), ("mean", False), ("sum", True)],
+                         ids=["sum", "mean", "weighted_sum"])
+def test_quantized_embedding_bag_accumulates_like_torch(four_bit, mode, weighted):
+    # torch accumulates rows with fma(scale, q, acc + bias); numtorch rounded each row and
+    # summed afterwards (last-bit differences). (torch takes per-sample weights with sum only)
+    rng = np.random.RandomState(int(four_bit) * 2 + int(weighted))
+    table = rng.randn(12, 8).astype(np.float32)
+    nb, tb = _quantized_bag(nt, table, mode, four_bit), _quantized_bag(torch, table, mode,
+                                                                      four_bit)
+    idx = rng.randint(0, 12, size=15)
+    for off in ([0, 3, 3, 9], [0, 2, 7, 14]):  # an empty bag; a one-row last bag
+        if weighted:
+            w = rng.randn(15).astype(np.float32)
+            kw_n, kw_t = {"per_sample_weights": nt.tensor(w)}, {
+                "per_sample_weights": torch.tensor(w)}
+        else:
+            kw_n = kw_t = {}
+        got = nb(nt.tensor(idx), nt.tensor(off), **kw_n)
+        want = tb(torch.tensor(idx), torch.tensor(off), **kw_t)
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
+    n2 = nb(nt.tensor(idx.reshape(3, 5)))
+    t2 = tb(torch.tensor(idx.reshape(3, 5)))
+    np.testing.assert_array_equal(n2.numpy(), t2.numpy())

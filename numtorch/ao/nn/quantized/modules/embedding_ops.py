@@ -35,9 +35,32 @@ def _row_tables(weight):
     return a.ints, scales, bias
 
 
+def _fma(a, b, c):
+    """float32 ``a * b + c`` rounded once, as fbgemm's row kernels (std::fma) compute it:
+    ``a`` (float32) times a stored integer is exact in float64."""
+    return (a.astype(np.float64) * b + c).astype(np.float32)
+
+
 def _rows(weight, idx):
     ints, scales, bias = _row_tables(weight)
-    return ints[idx].astype(np.float32) * scales[idx][..., None] + bias[idx][..., None]
+    return _fma(scales[idx][..., None], ints[idx], bias[idx][..., None])
+
+
+def _bag_sums(weight, idx, starts, counts, per_sample_weights):
+    """Per-bag sums accumulated row after row as torch's kernel does
+    (``acc = fma(scale, q, acc + bias)``, per-sample weights folded into scale and bias);
+    the loop runs over positions within a bag, every bag at once."""
+    ints, scales, bias = _row_tables(weight)
+    out = np.zeros((len(starts), ints.shape[1]), np.float32)
+    for k in range(int(counts.max()) if counts.size else 0):
+        bags = np.nonzero(counts > k)[0]
+        pos = starts[bags] + k
+        r = idx[pos]
+        s, b = scales[r], bias[r]
+        if per_sample_weights is not None:
+            s, b = s * per_sample_weights[pos], b * per_sample_weights[pos]
+        out[bags] = _fma(s[:, None], ints[r], out[bags] + b[:, None])
+    return out
 
 
 def _indices(indices):
@@ -76,20 +99,16 @@ def embedding_bag_lookup(weight, indices, offsets=None, mode="sum", per_sample_w
             starts, ends = off[:-1], off[1:]
         else:
             starts, ends = off, np.append(off[1:], idx.size)
-    rows = _rows(weight, idx)
-    if per_sample_weights is not None:
-        rows = rows * per_sample_weights.detach()._array.astype(np.float32).reshape(-1, 1)
-    out = np.zeros((len(starts), weight.shape[1]), np.float32)
-    sums = np.add.reduceat(rows, np.minimum(starts, max(len(rows) - 1, 0)), axis=0) \
-        if rows.shape[0] else np.zeros_like(out)
-    counts = (ends - starts)
-    nonempty = counts > 0
-    out[nonempty] = sums[nonempty]
-    if mode == "mean":
-        out[nonempty] /= counts[nonempty, None].astype(np.float32)
-    elif mode != "sum":
+    if mode not in ("sum", "mean"):
         raise ValueError(f"embedding_bag: mode {mode!r} is not supported for quantized "
                          f"weights (sum or mean)")
+    psw = None if per_sample_weights is None else \
+        per_sample_weights.detach()._array.astype(np.float32).reshape(-1)
+    counts = np.maximum(ends - starts, 0)
+    out = _bag_sums(weight, idx, starts, counts, psw)
+    if mode == "mean":
+        nonempty = counts > 0
+        out[nonempty] *= (np.float32(1) / counts[nonempty, None].astype(np.float32))
     return _make(out)
 
 
