@@ -172,16 +172,24 @@ def requantize(acc, bias, x_scale, w_scales, y_scale, y_zero_point, relu=False, 
     return out
 
 
-def dequantize_accumulator(acc, bias, x_scale, w_scales, relu=False, channel_axis=-1):
-    """Float32 outputs ``acc * (s_x * s_w) + bias`` (dynamic quantization's epilogue)."""
+def dequantize_accumulator(acc, bias, x_scale, w_scales, relu=False, channel_axis=-1,
+                           fused=False):
+    """Float32 outputs ``acc * (s_x * s_w) + bias`` (dynamic quantization's epilogue);
+    ``fused``: the bias added inside one rounding (fbgemm's fused multiply-add)."""
     f32 = np.float32
     scales = np.asarray(w_scales, dtype=np.float64).astype(f32)
     mult = f32(x_scale) * scales
     shape = [1] * acc.ndim
     shape[channel_axis] = -1
-    out = _acc_to_f32(acc) * (mult.reshape(shape) if mult.size > 1 else mult[0])
-    if bias is not None:
-        out = out + np.asarray(bias, dtype=f32).reshape(shape)
+    m = mult.reshape(shape) if mult.size > 1 else mult[0]
+    if bias is None or not fused:
+        out = _acc_to_f32(acc) * m
+        if bias is not None:
+            out = out + np.asarray(bias, dtype=f32).reshape(shape)
+    else:  # one rounding of acc * mult + bias, as the fused multiply-add of torch's epilogue
+        # (float32 times float32 is exact in float64)
+        out = (_acc_to_f32(acc).astype(np.float64) * np.asarray(m, dtype=np.float64) +
+               np.asarray(bias, dtype=f32).reshape(shape)).astype(f32)
     if relu:
         np.maximum(out, f32(0), out=out)
     return out

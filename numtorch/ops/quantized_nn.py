@@ -115,7 +115,8 @@ def linear_dynamic_array(xf, packed, reduce_range=True, relu=False):
     if xf.shape[-1] != weight.ints.shape[0]:
         raise RuntimeError(f"The number of rows in the packB should be equal to K: "
                            f"{xf.shape[-1]}")
-    if getattr(packed, "engine", None) == "qnnpack":
+    qnnpack = getattr(packed, "engine", None) == "qnnpack"
+    if qnnpack:
         reduce_range = False  # qnnpack's dynamic kernels use the full uint8 range regardless
     sx, zx = choose_dynamic_params(xf, reduce_range)
     xi = quantize_per_tensor_array(xf, sx, zx, _dtype.quint8.np)
@@ -125,7 +126,9 @@ def linear_dynamic_array(xf, packed, reduce_range=True, relu=False):
     # integers (two cheap byte reductions instead of a float pass over a)
     amax = max(zx - int(xi.min()), int(xi.max()) - zx) if xi.size else 0
     acc = weight.matmul(a, amax)
-    return _gemm.dequantize_accumulator(acc, bias, np.float32(sx), scales, relu)
+    # fbgemm (x86/fbgemm engines) adds the bias in a fused multiply-add; qnnpack does not
+    return _gemm.dequantize_accumulator(acc, bias, np.float32(sx), scales, relu,
+                                        fused=not qnnpack)
 
 
 def _int_conv(nd, a, b, stride, padding, dilation, groups, transposed, output_padding):

@@ -289,3 +289,53 @@ def test_quantized_embedding_bag_accumulates_like_torch(four_bit, mode, weighted
     n2 = nb(nt.tensor(idx.reshape(3, 5)))
     t2 = tb(torch.tensor(idx.reshape(3, 5)))
     np.testing.assert_array_equal(n2.numpy(), t2.numpy())
+
+
+@pytest.fixture
+def fbgemm_engine(request):
+    eng = request.param
+    if eng not in torch.backends.quantized.supported_engines:
+        pytest.skip(f"torch has no {eng} engine on this CPU")
+    old_t, old_n = torch.backends.quantized.engine, nt.backends.quantized.engine
+    torch.backends.quantized.engine = eng
+    nt.backends.quantized.engine = eng
+    yield eng
+    torch.backends.quantized.engine = old_t
+    nt.backends.quantized.engine = old_n
+
+
+@pytest.mark.parametrize("fbgemm_engine", ["x86", "fbgemm"], indirect=True)
+def test_dynamic_linear_bias_fused_like_fbgemm(fbgemm_engine):
+    # fbgemm adds the bias to acc * (s_x * s_w) in one fused multiply-add; numtorch rounded
+    # twice (last-bit differences, which then moved the next layer's quantization)
+    rng = np.random.RandomState(3)
+    x = (rng.randn(6, 37) * 3).astype(np.float32)
+    w = rng.randn(23, 37).astype(np.float32)
+    b = rng.randn(23).astype(np.float32)
+    s = (rng.rand(23) * 0.05 + 0.01).astype(np.float32)
+    wn = [nt.quantize_per_tensor(nt.tensor(w), 0.05, 0, nt.qint8),
+          nt.quantize_per_channel(nt.tensor(w), nt.tensor(s), nt.zeros(23, dtype=nt.long), 0,
+                                  nt.qint8)]
+    wt = [torch.quantize_per_tensor(torch.tensor(w), 0.05, 0, torch.qint8),
+          torch.quantize_per_channel(torch.tensor(w), torch.tensor(s),
+                                     torch.zeros(23, dtype=torch.long), 0, torch.qint8)]
+    for a, c in zip(wn, wt):
+        pn = nt.ops.quantized.linear_prepack(a, nt.tensor(b))
+        pt = torch.ops.quantized.linear_prepack(c, torch.tensor(b))
+        for rr in (True, False):
+            np.testing.assert_array_equal(
+                nt.ops.quantized.linear_dynamic(nt.tensor(x), pn, rr).numpy(),
+                torch.ops.quantized.linear_dynamic(torch.tensor(x), pt, rr).numpy())
+    # a dynamically quantized MLP end to end
+    layers = {"0.weight": rng.randn(23, 37), "0.bias": rng.randn(23),
+              "2.weight": rng.randn(5, 23), "2.bias": rng.randn(5)}
+    mn = nt.nn.Sequential(nt.nn.Linear(37, 23), nt.nn.ReLU(), nt.nn.Linear(23, 5))
+    mt = torch.nn.Sequential(torch.nn.Linear(37, 23), torch.nn.ReLU(), torch.nn.Linear(23, 5))
+    mn.load_state_dict({k: nt.tensor(v.astype(np.float32)) for k, v in layers.items()})
+    mt.load_state_dict({k: torch.tensor(v.astype(np.float32)) for k, v in layers.items()})
+    for qc in ("default_dynamic_qconfig", "per_channel_dynamic_qconfig"):
+        qn = nt.ao.quantization.quantize_dynamic(
+            mn, {nt.nn.Linear: getattr(nt.ao.quantization, qc)})
+        qt = torch.ao.quantization.quantize_dynamic(
+            mt, {torch.nn.Linear: getattr(torch.ao.quantization, qc)})
+        np.testing.assert_array_equal(qn(nt.tensor(x)).numpy(), qt(torch.tensor(x)).numpy())
