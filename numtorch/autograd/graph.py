@@ -465,6 +465,9 @@ class Op(Node):
                     # a float16/bfloat16 parameter's product or quotient with a number: in
                     # float32, as for a plain tensor below
                     inputs = (x, np.float32(inputs[1]))
+                elif cls.opmath_scalar and len(inputs) == 2 and isinstance(x, Tensor) and \
+                        (s := _half_opmath_0d(x, inputs[1])) is not None:
+                    inputs = (x, s)
                 else:
                     inputs = _promote(inputs, promote == "float")
             elif len(inputs) == 1:
@@ -491,7 +494,10 @@ class Op(Node):
             elif type(inputs[1]) is not Tensor or \
                     x._array.dtype is not inputs[1]._array.dtype or \
                     (promote == "float" and x._array.dtype.kind not in _FLOATISH):
-                inputs = _promote(inputs, promote == "float")
+                if cls.opmath_scalar and (s := _half_opmath_0d(x, inputs[1])) is not None:
+                    inputs = (x, s)  # a half tensor times a 0-d float one: as by a number
+                else:
+                    inputs = _promote(inputs, promote == "float")
         arrays = None
         on_np = True
         dev_xp = None  # CuPy, when the fast path below settled the devices
@@ -1304,6 +1310,21 @@ def _half_opmath_scalar(x, b):
     dt = x._array.dtype
     return type(x._array) is np.ndarray and dt.itemsize == 2 and dt.kind in _FLOATISH and (
         type(b) is float or type(b) is int and -(1 << 63) <= b < 1 << 64)
+
+
+def _half_opmath_0d(x, b):
+    """The float32 scalar that a float16/bfloat16 host tensor ``x`` takes for ``b`` in an
+    ``opmath_scalar`` op when ``b`` is a 0-d float32/float64 host tensor that needs no
+    gradient: torch reads such a 0-d tensor as a number (its value in float32, one rounding
+    of the float32 result), not cast to ``x``'s dtype first. None otherwise."""
+    if not isinstance(b, Tensor) or b._extra is not None:
+        return None
+    a, v = x._array, b._array
+    if type(a) is not np.ndarray or type(v) is not np.ndarray or v.ndim or \
+            a.dtype.itemsize != 2 or a.dtype.kind not in _FLOATISH or v.dtype.kind != "f" or \
+            v.dtype.itemsize < 4 or (b._requires_grad and _state.enabled):
+        return None
+    return np.float32(v[()])
 
 
 def _promote(inputs, to_float):

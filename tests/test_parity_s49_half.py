@@ -1,0 +1,70 @@
+"""Session 49 (half): float16/bfloat16 arithmetic with 0-d float tensors and 16-bit
+optimizer steps, compared bit for bit with real torch at test time."""
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import numtorch
+
+_DT = {"float16": (torch.float16, numtorch.float16), "bfloat16": (torch.bfloat16, numtorch.bfloat16)}
+_SDT = {"float32": (torch.float32, numtorch.float32), "float64": (torch.float64, numtorch.float64)}
+
+
+def _same(a, b):
+    assert str(a.dtype).split(".")[-1] == str(b.dtype).split(".")[-1]
+    np.testing.assert_array_equal(np.asarray(a.detach().float().numpy()),
+                                  np.asarray(b.detach().float().numpy()))
+
+
+def _foreach_mul_(L, x, s):
+    xs = [x.clone()]
+    L._foreach_mul_(xs, s)
+    return xs[0]
+
+
+_FORMS = {
+    "mul": lambda L, x, s, s2: x.mul(s),
+    "rmul": lambda L, x, s, s2: s * x,
+    "div": lambda L, x, s, s2: x / s2,
+    "rdiv": lambda L, x, s, s2: s2 / x,
+    "add": lambda L, x, s, s2: x + s2,
+    "sub_alpha": lambda L, x, s, s2: x.sub(s2, alpha=0.3),
+    "mul_": lambda L, x, s, s2: x.clone().mul_(s),
+    "div_": lambda L, x, s, s2: x.clone().div_(s2),
+    "floor_div": lambda L, x, s, s2: x.div(s2, rounding_mode="floor"),
+    "trunc_div": lambda L, x, s, s2: x.div(s2, rounding_mode="trunc"),
+    "foreach_mul": lambda L, x, s, s2: L._foreach_mul([x], s)[0],
+    "foreach_div": lambda L, x, s, s2: L._foreach_div([x], s2)[0],
+    "foreach_mul_": lambda L, x, s, s2: _foreach_mul_(L, x, s),
+    "param_mul": lambda L, x, s, s2: L.nn.Parameter(x.clone()).mul(s),
+    "clamp": lambda L, x, s, s2: x.clamp(min=s2 - 1.5, max=s),
+    "where": lambda L, x, s, s2: L.where(x > 0, x, s2),
+}
+
+
+@pytest.mark.parametrize("form", sorted(_FORMS))
+@pytest.mark.parametrize("sdt", sorted(_SDT))
+@pytest.mark.parametrize("dt", sorted(_DT))
+def test_half_with_0d_float_tensor(dt, sdt, form):
+    vals = (np.random.default_rng(0).random(64) * 4 - 2).astype(np.float32)
+    out = []
+    for i, L in enumerate((torch, numtorch)):
+        x = L.tensor(vals).to(_DT[dt][i])
+        s = L.tensor(0.999, dtype=_SDT[sdt][i])
+        s2 = L.tensor(1.2345678, dtype=_SDT[sdt][i])
+        out.append(_FORMS[form](L, x, s, s2))
+    _same(*out)
+
+
+@pytest.mark.parametrize("dt", sorted(_DT))
+def test_half_times_0d_grad(dt):
+    vals = (np.random.default_rng(1).random(16) * 4 - 2).astype(np.float32)
+    grads = []
+    for i, L in enumerate((torch, numtorch)):
+        x = L.tensor(vals).to(_DT[dt][i]).requires_grad_()
+        y = (x * L.tensor(0.999)) / L.tensor(1.2345678, dtype=L.float64)
+        y.backward(L.ones_like(y) * 0.777)
+        grads.append((y, x.grad))
+    _same(grads[0][0], grads[1][0])
+    _same(grads[0][1], grads[1][1])
