@@ -44,6 +44,55 @@ def rank_environment():
                 "TORCH_NCCL_ASYNC_ERROR_HANDLING", "1")}
 
 
+def wait_for_peers(timeout_s):
+    """Under ``numtorch.distributed.run`` on one machine: meet the other ranks before MPI starts.
+
+    MPI's start (MPI_Init) waits, without any time limit and holding Python's lock, for every
+    rank of the job; a rank that ended (or never calls init_process_group) would leave the
+    others blocked there for good. So each rank first leaves a mark in the launcher's run
+    folder and waits, in Python, for every other rank's mark; after ``timeout_s`` it raises
+    DistStoreError as torch's rendezvous does. The launcher also reads the marks: a rank that
+    failed before its mark stops the others at once (they could not report it).
+    Nothing is done outside the launcher or across several machines (no shared run folder).
+    """
+    run_dir = os.environ.get("NUMTORCH_RUN_DIR")
+    if (not run_dir or os.environ.get("NUMTORCH_RUN_RENDEZVOUS") != "1"
+            or not os.path.isdir(run_dir) or "RANK" not in os.environ):
+        return
+    rank, size = int(os.environ["RANK"]), int(os.environ.get("WORLD_SIZE", "1"))
+    try:
+        with open(os.path.join(run_dir, f"arrive_{rank}"), "w"):
+            pass
+    except OSError:
+        return
+    end = time.monotonic() + timeout_s
+    delay = 0.005
+    try:
+        while True:
+            missing = [r for r in range(size)
+                       if not os.path.exists(os.path.join(run_dir, f"arrive_{r}"))]
+            if not missing:
+                return
+            if time.monotonic() >= end:
+                from ._world import DistStoreError
+
+                # torch's words when a peer never publishes its address to the store
+                raise DistStoreError(f"wait timeout after {round(timeout_s * 1000)}ms, "
+                                     f"keys: /default_pg/0//cpu//0/{missing[0]}")
+            time.sleep(delay)
+            delay = min(delay * 2, 0.1)
+    except KeyboardInterrupt:
+        if os.path.exists(os.path.join(run_dir, "stopping")):
+            # stopped by the launcher: end as torchrun's stopped ranks do (SIGTERM, no
+            # traceback); the summary lists it after the rank that failed
+            sys.stdout.flush()
+            sys.stderr.flush()
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)  # the signal ends the process
+        raise
+
+
 def _die_with_parent():
     try:
         import ctypes

@@ -398,6 +398,10 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
         w = socket_world(init_method or "env://", store, want_size, want_rank, timeout_s)
         _start(w, name, timeout_s, device_id)
         return
+    if _mpi._MPI is None:  # MPI's start cannot time out: meet the launcher's ranks first
+        from ._bootstrap import wait_for_peers
+
+        wait_for_peers(timeout_s)
     MPI = _mpi.mpi()
     size, me = MPI.COMM_WORLD.Get_size(), MPI.COMM_WORLD.Get_rank()
     if want_size not in (-1, size):

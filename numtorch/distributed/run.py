@@ -213,6 +213,8 @@ def build_command(args, run_dir, restart_count=0):
         "TORCHELASTIC_USE_AGENT_STORE": "False",  # no torch store: the rendezvous is MPI's
         "NUMTORCH_RUN_DIR": run_dir,
     })
+    if _local_marks(args):  # every rank sees run_dir: init_process_group meets there first
+        env["NUMTORCH_RUN_RENDEZVOUS"] = "1"
     if nproc > 1 and "OMP_NUM_THREADS" not in os.environ:
         env["OMP_NUM_THREADS"] = "1"
     if nproc > 1 and "OMP_NUM_THREADS" not in os.environ and restart_count == 0:
@@ -337,10 +339,17 @@ def _run_once(args, restart_count, last):
         first_failure = None
         while proc.poll() is None:
             time.sleep(args.monitor_interval)
-            if first_failure is None and any(
-                    r["exitcode"] != 0 for r in _records(run_dir).values()):
-                first_failure = time.monotonic()
+            if first_failure is None:
+                bad = [r for r in _records(run_dir).values() if r["exitcode"] != 0]
+                if bad:
+                    first_failure = time.monotonic()
+                    if _local_marks(args) and any(not _arrived(run_dir, r["rank"])
+                                                  for r in bad):
+                        # it failed before joining: the others wait for it in the
+                        # rendezvous (or never join), none can report it
+                        grace = 0.0
             if first_failure is not None and time.monotonic() - first_failure >= grace:
+                _mark_stopping(run_dir)
                 proc.send_signal(signal.SIGINT)  # hydra stops every remaining rank
                 try:
                     proc.wait(10)
@@ -354,6 +363,25 @@ def _run_once(args, restart_count, last):
     finally:
         if not keep:
             shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def _local_marks(args):
+    """Whether every rank runs on this machine (and so shares the run folder)."""
+    return _nnodes(args.nnodes) == 1 and not (args.hosts or args.hostfile)
+
+
+def _arrived(run_dir, rank):
+    """Whether ``rank`` reached init_process_group's rendezvous (``_bootstrap.wait_for_peers``)."""
+    return os.path.exists(os.path.join(run_dir, f"arrive_{rank}"))
+
+
+def _mark_stopping(run_dir):
+    """Tell the ranks still in init_process_group's rendezvous that the launcher stops them."""
+    try:
+        with open(os.path.join(run_dir, "stopping"), "w"):
+            pass
+    except OSError:
+        pass
 
 
 def _forward_signals(proc):
