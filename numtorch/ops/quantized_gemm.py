@@ -141,7 +141,7 @@ def _acc_to_f32(acc):
 
 
 def requantize(acc, bias, x_scale, w_scales, y_scale, y_zero_point, relu=False, out_min=0,
-               out_max=255, channel_axis=-1):
+               out_max=255, channel_axis=-1, qnnpack=False):
     """Integers of the output for accumulators ``acc`` (exact sums, float64).
 
     Args:
@@ -152,6 +152,8 @@ def requantize(acc, bias, x_scale, w_scales, y_scale, y_zero_point, relu=False, 
         relu (bool): clamp at the zero point too (a fused ReLU).
         out_min, out_max (int): the output dtype's range.
         channel_axis (int): the axis of ``acc`` the per-channel values run along.
+        qnnpack (bool): qnnpack's form: the bias quantized to int32 (scale ``s_x * s_w``)
+            and added to the integer accumulators before the one float32 rescale.
     """
     f32 = np.float32
     scales = np.asarray(w_scales, dtype=np.float64).astype(f32)
@@ -159,6 +161,12 @@ def requantize(acc, bias, x_scale, w_scales, y_scale, y_zero_point, relu=False, 
     mult = act / f32(y_scale)
     shape = [1] * acc.ndim
     shape[channel_axis] = -1
+    if qnnpack and bias is not None:
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            bq = np.rint(np.asarray(bias, dtype=f32) * (f32(1) / act))
+        bq = np.clip(np.nan_to_num(bq), -2 ** 31, 2 ** 31 - 1).astype(np.int64)
+        acc = np.asarray(acc) + bq.reshape(shape)
+        bias = None
     raw = _acc_to_f32(acc)
     if bias is not None:
         b = np.asarray(bias, dtype=f32)

@@ -79,8 +79,15 @@ def linear(x, w, bias, scale, zero_point, relu=False):
     a = xi.astype(np.int32) - zx
     b = (wi.astype(np.int32) - wz[:, None]).T
     acc = _gemm.int_matmul(a, b)
-    out = _gemm.requantize(acc, _bias_array(bias), sx, ws, scale, zero_point, relu)
+    out = _gemm.requantize(acc, _bias_array(bias), sx, ws, scale, zero_point, relu,
+                           qnnpack=_qnnpack())
     return make_quantized(out.astype(np.uint8), _dtype.quint8, PerTensor(scale, zero_point))
+
+
+def _qnnpack():
+    from ..backends.quantized import _state
+
+    return _state["engine"] == "qnnpack"
 
 
 def choose_dynamic_params(x, reduce_range):
@@ -165,7 +172,7 @@ def conv(nd, x, w, bias, stride, padding, dilation, groups, scale, zero_point, r
     a = xi.astype(np.int32) - zx
     acc = _int_conv(nd, a, b, stride, padding, dilation, groups, transposed, output_padding)
     out = _gemm.requantize(acc, _bias_array(bias), sx, ws, scale, zero_point, relu,
-                           channel_axis=1)
+                           channel_axis=1, qnnpack=_qnnpack())
     return make_quantized(out.astype(np.uint8), _dtype.quint8, PerTensor(scale, zero_point))
 
 

@@ -339,3 +339,34 @@ def test_dynamic_linear_bias_fused_like_fbgemm(fbgemm_engine):
         qt = torch.ao.quantization.quantize_dynamic(
             mt, {torch.nn.Linear: getattr(torch.ao.quantization, qc)})
         np.testing.assert_array_equal(qn(nt.tensor(x)).numpy(), qt(torch.tensor(x)).numpy())
+
+
+def test_static_linear_conv_qnnpack_requantization(qnnpack_engine):
+    # qnnpack quantizes the bias to int32 (scale s_x * s_w) and adds it to the integer
+    # accumulators before one float32 rescale; numtorch used fbgemm's float bias (one step
+    # off on some outputs)
+    rng = np.random.RandomState(0)
+    f = np.float32
+    for _ in range(10):
+        k, n = int(rng.randint(3, 40)), int(rng.randint(2, 20))
+        xs, ws, ys = (float(f(rng.uniform(lo, hi))) for lo, hi in
+                      ((0.01, 0.1), (0.001, 0.03), (0.05, 0.3)))
+        xz, yz = int(rng.randint(0, 255)), int(rng.randint(0, 255))
+        cases = [(rng.randn(5, k), rng.randn(n, k), rng.randn(n) * 2, "linear"),
+                 (rng.randn(1, 3, 6, 6), rng.randn(4, 3, 3, 3), rng.randn(4) * 2, "conv")]
+        for xv, wv, bv, kind in cases:
+            outs = []
+            for lib in (torch, nt):
+                x = lib.quantize_per_tensor(lib.tensor(xv.astype(f)), xs, xz, lib.quint8)
+                w = lib.quantize_per_tensor(lib.tensor(wv.astype(f)), ws, 0, lib.qint8)
+                b = lib.tensor(bv.astype(f))
+                if kind == "linear":
+                    p = lib.ops.quantized.linear_prepack(w, b)
+                    y = lib.ops.quantized.linear(x, p, ys, yz)
+                else:
+                    c = lib.ao.nn.quantized.Conv2d(3, 4, 3, padding=1)
+                    c.set_weight_bias(w, b)
+                    c.scale, c.zero_point = ys, yz
+                    y = c(x)
+                outs.append(y.int_repr().numpy())
+            np.testing.assert_array_equal(outs[1], outs[0])
