@@ -68,3 +68,58 @@ def test_half_times_0d_grad(dt):
         grads.append((y, x.grad))
     _same(grads[0][0], grads[1][0])
     _same(grads[0][1], grads[1][1])
+
+
+def _grad_form(L, op, x, s, x0):
+    if op == "mul":
+        return x * s
+    if op == "rmul":
+        return s * x
+    if op == "div":
+        return x / s
+    if op == "mul_":
+        y = x.clone()
+        y.mul_(s)
+        return y
+    if op == "div_":
+        y = x.clone()
+        y.div_(s)
+        return y
+    return L.nn.Parameter(x0.clone()) * s  # a Parameter operand
+
+
+@pytest.mark.parametrize("op", ["mul", "rmul", "div", "mul_", "div_", "param"])
+@pytest.mark.parametrize("sdt", sorted(_SDT))
+@pytest.mark.parametrize("dt", sorted(_DT))
+def test_half_with_0d_float_tensor_needing_grad(dt, sdt, op):
+    vals = (np.random.default_rng(2).random(16) * 4 - 2).astype(np.float32)
+    res = []
+    for i, L in enumerate((torch, numtorch)):
+        x0 = L.tensor(vals).to(_DT[dt][i])
+        x = x0.clone().requires_grad_()
+        s = L.tensor(1.2345678, dtype=_SDT[sdt][i], requires_grad=True)
+        y = _grad_form(L, op, x, s, x0)
+        name = y.grad_fn.name()
+        y.backward(L.ones_like(y) * 0.777, create_graph=True)
+        g2 = L.autograd.grad(s.grad, s, allow_unused=True)[0] if s.grad.requires_grad else None
+        res.append((name, y, s.grad, x.grad, g2))
+    (n1, y1, s1, x1, h1), (n2, y2, s2, x2, h2) = res
+    assert n1 == n2
+    _same(y1, y2)
+    _same(s1, s2)
+    assert (x1 is None) == (x2 is None)
+    if x1 is not None:
+        _same(x1, x2)
+    assert (h1 is None) == (h2 is None)
+    if h1 is not None:
+        _same(h1, h2)
+
+
+@pytest.mark.parametrize("op", ["mul", "div"])
+def test_half_0d_with_0d_float_promotes(op):
+    out = []
+    for L in (torch, numtorch):
+        x = L.tensor(0.368408203125, dtype=L.float16)
+        s = L.tensor(0.999)
+        out.append(x * s if op == "mul" else x / s)
+    _same(*out)

@@ -466,7 +466,10 @@ class Op(Node):
                     # float32, as for a plain tensor below
                     inputs = (x, np.float32(inputs[1]))
                 elif cls.opmath_scalar and len(inputs) == 2 and isinstance(x, Tensor) and \
-                        (s := _half_opmath_0d(x, inputs[1])) is not None:
+                        (s := _half_opmath_0d(cls, x, inputs[1])) is not None:
+                    if s.__class__ is not np.float32:  # it needs a gradient
+                        return s.apply(x, _CastForOp.apply(inputs[1], dtype=_F32) if
+                                       inputs[1]._array.dtype != _F32 else inputs[1], **params)
                     inputs = (x, s)
                 else:
                     inputs = _promote(inputs, promote == "float")
@@ -494,7 +497,10 @@ class Op(Node):
             elif type(inputs[1]) is not Tensor or \
                     x._array.dtype is not inputs[1]._array.dtype or \
                     (promote == "float" and x._array.dtype.kind not in _FLOATISH):
-                if cls.opmath_scalar and (s := _half_opmath_0d(x, inputs[1])) is not None:
+                if cls.opmath_scalar and (s := _half_opmath_0d(cls, x, inputs[1])) is not None:
+                    if s.__class__ is not np.float32:  # it needs a gradient
+                        return s.apply(x, _CastForOp.apply(inputs[1], dtype=_F32) if
+                                       inputs[1]._array.dtype != _F32 else inputs[1], **params)
                     inputs = (x, s)  # a half tensor times a 0-d float one: as by a number
                 else:
                     inputs = _promote(inputs, promote == "float")
@@ -1301,6 +1307,7 @@ def _wrap_output(node, arr, index, record):
     return t
 
 
+_F32 = np.dtype(np.float32)
 _FLOATISH = frozenset("fcV")  # "V": ml_dtypes bfloat16 (no other void dtype reaches a tensor)
 
 
@@ -1312,18 +1319,21 @@ def _half_opmath_scalar(x, b):
         type(b) is float or type(b) is int and -(1 << 63) <= b < 1 << 64)
 
 
-def _half_opmath_0d(x, b):
-    """The float32 scalar that a float16/bfloat16 host tensor ``x`` takes for ``b`` in an
-    ``opmath_scalar`` op when ``b`` is a 0-d float32/float64 host tensor that needs no
+def _half_opmath_0d(cls, x, b):
+    """The float32 scalar that a float16/bfloat16 host tensor ``x`` (not 0-d) takes for ``b``
+    in an ``opmath_scalar`` op when ``b`` is a 0-d float32/float64 host tensor that needs no
     gradient: torch reads such a 0-d tensor as a number (its value in float32, one rounding
-    of the float32 result), not cast to ``x``'s dtype first. None otherwise."""
+    of the float32 result), not cast to ``x``'s dtype first. When ``b`` needs a gradient: the
+    op's ``half_0d_op`` (it takes ``b`` as a float32 0-d tensor), if it has one. Else None."""
     if not isinstance(b, Tensor) or b._extra is not None:
         return None
     a, v = x._array, b._array
-    if type(a) is not np.ndarray or type(v) is not np.ndarray or v.ndim or \
+    if type(a) is not np.ndarray or type(v) is not np.ndarray or v.ndim or not a.ndim or \
             a.dtype.itemsize != 2 or a.dtype.kind not in _FLOATISH or v.dtype.kind != "f" or \
-            v.dtype.itemsize < 4 or (b._requires_grad and _state.enabled):
+            v.dtype.itemsize < 4:
         return None
+    if b._requires_grad and _state.enabled:
+        return cls.__dict__.get("half_0d_op")
     return np.float32(v[()])
 
 

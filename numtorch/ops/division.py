@@ -68,6 +68,34 @@ class Div(Op):
         return out if na else (None, out)
 
 
+class _DivHalf0d(Div):
+    """``Div`` of a float16/bfloat16 tensor by a 0-d float32 one that needs a gradient
+    (``Op.apply`` routes it here): in float32, rounded once, as torch's kernel reads a 0-d
+    divisor like a number; its gradients as torch composes them, ``g / b`` and
+    ``-g * ((a / b) / b)``, each step with ``b`` read as a number."""
+
+    node_name = "DivBackward0"
+    promote = False
+    opmath_scalar = False
+    out_layout = None
+    backward_arrays = None
+
+    def forward(self, a, b):
+        self.save_inputs(a, b)
+        try:
+            return (a.astype(np.float32) / b).astype(a.dtype)
+        except ValueError as e:
+            _broadcast_error(e, a, b)
+
+    def backward(self, grad):
+        na, nb = self.needs_input_grad
+        a, b = self.saved_inputs()
+        return (grad / b if na else None), (-(grad * ((a / b) / b)) if nb else None)
+
+
+Div.half_0d_op = _DivHalf0d
+
+
 def _div_grads(g, a, b, with_a):
     """DivBackward's forward on arrays: ``(g / b, -g * ((a / b) / b))``, or only the second."""
     gb = -(g * ((a / b) / b))

@@ -155,6 +155,30 @@ class Mul(Op):
         return (None, g * saved) if ea is None else (g * saved, None)
 
 
+class _MulHalf0d(Mul):
+    """``Mul`` of a float16/bfloat16 tensor and a 0-d float32 one that needs a gradient
+    (``Op.apply`` routes it here): the product in float32, rounded once, as torch's kernel
+    reads a 0-d tensor like a number; the gradients are Mul's (the engine rounds each to its
+    input's dtype)."""
+
+    node_name = "MulBackward0"
+    promote = False
+    opmath_scalar = False
+    out_layout = None
+
+    def forward(self, a, b):
+        self.save_operands_for_product(a, b)
+        try:
+            return (a.astype(np.float32) * b).astype(a.dtype)
+        except ValueError as e:
+            _broadcast_error(e, a, b)
+
+    backward_arrays = None
+
+
+Mul.half_0d_op = _MulHalf0d
+
+
 def half_opmath(ufunc, a, b):
     """``ufunc(a, b)`` of a float16/bfloat16 array and a float32 scalar (a Python number, see
     ``Op.opmath_scalar``) in float32, rounded once to ``a``'s dtype, as torch's CPU kernels."""
