@@ -1,10 +1,30 @@
 """``numtorch.utils.benchmark``: timing statements (``Timer``) and their results
-(``Measurement``), as ``torch.utils.benchmark``. ``Compare``, the fuzzers and callgrind
+(``Measurement``), and their tables (``Compare``), as ``torch.utils.benchmark``. The fuzzers and callgrind
 collection are not provided."""
 
-from .utils.common import (Measurement, TaskSpec, ordered_unique, select_unit,
-                           set_torch_threads, trim_sigfig, unit_to_english)
+from .utils.common import (
+                           Measurement,
+                           TaskSpec,
+                           ordered_unique,
+                           select_unit,
+                           set_torch_threads,
+                           trim_sigfig,
+                           unit_to_english,
+)
+from .utils.compare import Colorize, Compare
 from .utils.timer import Language, Timer, timer
 
-__all__ = ["Timer", "Measurement", "TaskSpec", "Language", "timer", "select_unit",
-           "unit_to_english", "trim_sigfig", "ordered_unique", "set_torch_threads"]
+__all__ = [
+                           "Colorize",
+                           "Compare",
+                           "Language",
+                           "Measurement",
+                           "TaskSpec",
+                           "Timer",
+                           "ordered_unique",
+                           "select_unit",
+                           "set_torch_threads",
+                           "timer",
+                           "trim_sigfig",
+                           "unit_to_english",
+]

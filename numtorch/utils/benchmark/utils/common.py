@@ -185,8 +185,10 @@ def trim_sigfig(x, n):
     """``x`` rounded to ``n`` significant figures."""
     if n != int(n):
         raise AssertionError("Number of significant figures must be an integer")
+    # torch decides the rounding on the single-precision value (so 250.00000000000003
+    # to one figure is 200, half to even); the kept digits are scaled back in double.
     step = 10.0 ** (math.ceil(math.log10(abs(x))) - n)
-    return float(np.round(x / step) * step)
+    return round(float(np.float32(x)) / step) * step
 
 
 def ordered_unique(elements):

@@ -2,6 +2,7 @@
 block sizes and numtorch's thread count held fixed while it measures."""
 
 import enum
+import shutil
 import statistics
 import time
 import timeit as _timeit
@@ -45,6 +46,7 @@ class Timer:
         if global_setup:
             raise ValueError("global_setup is only used for C++ statements")
         import numtorch
+        self._user_globals = bool(globals)
         self._globals = dict(globals or {})
         self._globals.setdefault("torch", numtorch)
         stmt = stmt.strip() or "pass"
@@ -118,6 +120,16 @@ class Timer:
         times = self._blocks(number, settled, min_run_time, max_run_time, callback)
         return self._measurement(number, times)
 
-    def collect_callgrind(self, *args, **kwargs):
-        raise RuntimeError("numtorch.utils.benchmark: collect_callgrind needs valgrind "
-                           "instrumentation of a C++ build, which numtorch does not have")
+    def collect_callgrind(self, number=100, *, repeats=None, collect_baseline=True,
+                          retain_out_file=False):
+        """Not available: callgrind counts instructions of torch's C++ build. The checks
+        torch makes first (the valgrind tools, wrapped globals) give torch's errors."""
+        missing = [tool for tool in ("valgrind", "callgrind_control", "callgrind_annotate")
+                   if shutil.which(tool) is None]
+        if missing:
+            raise OSError(f"Missing: {', '.join(missing)}")
+        if self._user_globals:
+            raise ValueError("`collect_callgrind` requires that globals be wrapped in "
+                             "`CopyIfCallgrind` so that serialization is explicit.")
+        raise OSError("Failed to collect callgrind profile:\nnumtorch has no C++ build for "
+                      "callgrind to instrument.")
