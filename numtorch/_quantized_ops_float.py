@@ -17,7 +17,7 @@ import numpy as np
 from ._quantized_array import QArray, not_supported
 from ._quantized_tensor import make_quantized
 
-__all__ = ["on_int_values", "quantized_dispatch"]
+__all__ = ["on_int_values", "qnnpack_average", "quantized_dispatch"]
 
 
 def on_int_values(input, fn, *args, rounding=False, **kwargs):
@@ -77,6 +77,42 @@ def quantized_dispatch(name, input, *args, **kwargs):
             return _bilinear(input, *args, **kwargs)
         rounding = False
     return on_int_values(input, fn, *args, rounding=rounding, **kwargs)
+
+
+def qnnpack_average(input, kernel_size=None, stride=None, padding=0, ceil_mode=False,
+                    divisor_override=None, output_size=None):
+    """qnnpack's quint8 average pooling (avg_pool2d without ceil mode or divisor; adaptive
+    pooling to 1x1 with ``output_size``) under the qnnpack engine: the window's centred
+    integer sum times the float32 scale ``s / (s * area)``, rounded half to even (padding
+    counts in the area, as qnnpack counts it). None where torch uses its generic kernel."""
+    from ._dtype import quint8
+    from .backends.quantized import _state
+
+    if _state["engine"] != "qnnpack" or input.dtype is not quint8 or input.dim() != 4 or \
+            ceil_mode or divisor_override is not None:
+        return None
+    h, w = input.shape[2:]
+    if output_size is not None:
+        size = (output_size,) * 2 if isinstance(output_size, int) else tuple(output_size)
+        if len(size) != 2 or (h if size[0] is None else size[0]) != 1 or \
+                (w if size[1] is None else size[1]) != 1 or h * w == 0:
+            return None
+        k, stride, padding = (h, w), None, 0
+    else:
+        k = (kernel_size,) * 2 if isinstance(kernel_size, int) else tuple(kernel_size)
+        k = k * 2 if len(k) == 1 else k
+    from ._tensor import _make
+    from .nn import functional as F
+
+    a = input._array
+    zp = a.quantizer.zero_point
+    sums = F.avg_pool2d(_make(a.ints.astype(np.float64) - zp), k, stride, padding,
+                        count_include_pad=True, divisor_override=1)
+    f = np.float32
+    s = f(a.quantizer.scale)
+    values = np.rint(sums._array.astype(f) * (s / (s * f(k[0] * k[1])))) + zp
+    values = np.clip(values, a.key.qmin, a.key.qmax).astype(a.ints.dtype)
+    return make_quantized(values, a.qdtype, a.quantizer)
 
 
 def _source_index(n_in, n_out, align_corners, scale):

@@ -370,3 +370,34 @@ def test_static_linear_conv_qnnpack_requantization(qnnpack_engine):
                     y = c(x)
                 outs.append(y.int_repr().numpy())
             np.testing.assert_array_equal(outs[1], outs[0])
+
+
+_QNNPACK_POOLS = {
+    "k2": lambda F, t: F.avg_pool2d(t, 2),
+    "k3s1": lambda F, t: F.avg_pool2d(t, 3, stride=1),
+    "k3s2p1": lambda F, t: F.avg_pool2d(t, 3, 2, 1),
+    "k3s2p1_nc": lambda F, t: F.avg_pool2d(t, 3, 2, 1, count_include_pad=False),
+    "ceil": lambda F, t: F.avg_pool2d(t, 2, 2, ceil_mode=True),
+    "global": lambda F, t: F.adaptive_avg_pool2d(t, 1),
+    "global_none": lambda F, t: F.adaptive_avg_pool2d(t, (1, None)),
+    "ada22": lambda F, t: F.adaptive_avg_pool2d(t, 2),
+    "module": lambda F, t: F.adaptive_avg_pool2d(t, (1, 1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_QNNPACK_POOLS))
+def test_average_pool_qnnpack(qnnpack_engine, name):
+    # under qnnpack torch's quint8 average pools scale the centred window sum by the float32
+    # s / (s * area) (numtorch used the generic kernel's rounded mean: a step off)
+    rng = np.random.RandomState(len(name))
+    fn = _QNNPACK_POOLS[name]
+    for _ in range(6):
+        zp = int(rng.randint(0, 256))
+        s = float(np.float32(rng.uniform(0.01, 0.2)))
+        ints = rng.randint(0, 256, size=(2, 3, 7, 6))
+        x = ((ints - zp) * s).astype(np.float32)
+        a = nt.quantize_per_tensor(nt.tensor(x), s, zp, nt.quint8)
+        b = torch.quantize_per_tensor(torch.tensor(x), s, zp, torch.quint8)
+        np.testing.assert_array_equal(a.int_repr().numpy(), b.int_repr().numpy())
+        got, want = fn(nt.nn.functional, a), fn(torch.nn.functional, b)
+        np.testing.assert_array_equal(got.int_repr().numpy(), want.int_repr().numpy())

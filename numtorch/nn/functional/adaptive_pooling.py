@@ -127,8 +127,11 @@ def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
 
 def _adaptive_avg(nd, input, output_size, layout=True):
     if input.is_quantized:  # the stored integers, pooled (numtorch/_quantized_ops_float.py)
-        from ..._quantized_ops_float import on_int_values
+        from ..._quantized_ops_float import on_int_values, qnnpack_average
 
+        out = qnnpack_average(input, output_size=output_size) if nd == 2 else None
+        if out is not None:
+            return out
         return on_int_values(input, lambda t: _adaptive_avg(nd, t, output_size, layout),
                              rounding=True)
     fn = f"adaptive_avg_pool{nd}d"

@@ -174,8 +174,12 @@ def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation
 def _avg_pool(fn, nd, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
               divisor_override):
     if input.is_quantized:  # the stored integers, pooled (numtorch/_quantized_ops_float.py)
-        from ..._quantized_ops_float import on_int_values
+        from ..._quantized_ops_float import on_int_values, qnnpack_average
 
+        out = qnnpack_average(input, kernel_size, stride, padding, ceil_mode,
+                              divisor_override) if nd == 2 else None
+        if out is not None:
+            return out
         return on_int_values(input, lambda t: _avg_pool(
             fn, nd, t, kernel_size, stride, padding, ceil_mode, count_include_pad,
             divisor_override), rounding=True)
