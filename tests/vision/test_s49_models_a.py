@@ -58,3 +58,20 @@ def test_empty_batch_conv_on_small_maps(kw):
     ny.sum().backward()
     np.testing.assert_array_equal(nconv.weight.grad.numpy(), tconv.weight.grad.numpy())
     np.testing.assert_array_equal(nconv.bias.grad.numpy(), tconv.bias.grad.numpy())
+
+
+@pytest.mark.parametrize("name", ["deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"])
+def test_empty_batch_segmentation(name):
+    """Segmentation heads (ASPP image pooling, LR-ASPP's scale branch, the final upsampling)
+    on an empty batch give torchvision's empty outputs."""
+    tm, nm = _pair(name, weights_backbone=None)
+    tm.eval()
+    nm.eval()
+    with torch.no_grad():
+        want = tm(torch.zeros(0, 3, 32, 32))
+    with numtorch.no_grad():
+        got = nm(numtorch.zeros(0, 3, 32, 32))
+    assert sorted(got) == sorted(want)
+    for key in want:
+        assert tuple(got[key].shape) == tuple(want[key].shape)
+        assert got[key].dtype == numtorch.float32
