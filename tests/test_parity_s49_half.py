@@ -123,3 +123,35 @@ def test_half_0d_with_0d_float_promotes(op):
         s = L.tensor(0.999)
         out.append(x * s if op == "mul" else x / s)
     _same(*out)
+
+
+_OPT_CFGS = {
+    "sgd_momentum": ("SGD", {"lr": 0.1, "momentum": 0.9}),
+    "sgd_nesterov_wd": ("SGD", {"lr": 0.1, "momentum": 0.9, "nesterov": True, "weight_decay": 0.01}),
+    "sgd_dampening": ("SGD", {"lr": 0.1, "momentum": 0.9, "dampening": 0.1}),
+    "sgd_maximize": ("SGD", {"lr": 0.1, "momentum": 0.8, "maximize": True}),
+}
+
+
+def _opt_run(L, name, kw, dt, foreach, steps=5):
+    rng = np.random.default_rng(3)
+    shapes = [(37,), (5, 3)]
+    ps = [L.nn.Parameter(L.tensor(rng.standard_normal(s).astype(np.float32) * 0.5).to(dt))
+          for s in shapes]
+    opt = getattr(L.optim, name)(ps, foreach=foreach, **kw)
+    for _ in range(steps):
+        for p, s in zip(ps, shapes):
+            p.grad = L.tensor(rng.standard_normal(s).astype(np.float32) * 0.3).to(dt)
+        opt.step()
+    return ps
+
+
+@pytest.mark.parametrize("foreach", [True, False])
+@pytest.mark.parametrize("cfg", sorted(_OPT_CFGS))
+@pytest.mark.parametrize("dt", sorted(_DT))
+def test_half_optimizer_steps_bitwise(dt, cfg, foreach):
+    name, kw = _OPT_CFGS[cfg]
+    pt = _opt_run(torch, name, kw, _DT[dt][0], foreach)
+    pn = _opt_run(numtorch, name, kw, _DT[dt][1], foreach)
+    for a, b in zip(pt, pn):
+        _same(a, b)

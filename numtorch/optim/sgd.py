@@ -15,7 +15,8 @@ __all__ = ["SGD"]
 _SMALL = 1 << 14  # parameters up to this many values update with temporaries (64 KiB float32)
 
 
-def _sgd_part(xp, p, grad, buf, t, d, lr, wd, momentum, dampening, nesterov, negate, tail=0):
+def _sgd_part(xp, p, grad, buf, t, d, lr, wd, momentum, dampening, nesterov, negate, tail=0,
+              bm=None):
     """SGD's in-place update of (a part of) one parameter; ``t`` and ``d`` are work buffers
     (``d`` only with weight decay). On the first momentum step ``buf`` is None and ``grad`` is
     the new buffer itself, already the signed, decayed direction.
@@ -24,7 +25,8 @@ def _sgd_part(xp, p, grad, buf, t, d, lr, wd, momentum, dampening, nesterov, neg
     ``negate`` holds, the direction kept is the negated one and each alpha changes sign (a
     fused multiply-add of negated operands is the exact negation). ``tail``: how many last
     values round ``buf * momentum + d_p`` once, as torch's ``fused=True`` kernel does past its
-    last whole block of 8 float32 or 4 float64 values (``_fused_tail``)."""
+    last whole block of 8 float32 or 4 float64 values (``_fused_tail``). ``bm``: the factor
+    that scales ``buf`` when it is not ``momentum`` (``_buf_momentum``)."""
     d_p = grad
     if grad.dtype.itemsize == 2 and not grad.flags.c_contiguous:
         # 16-bit roundings follow the memory order (torch's results keep the gradient's
@@ -39,7 +41,7 @@ def _sgd_part(xp, p, grad, buf, t, d, lr, wd, momentum, dampening, nesterov, neg
             if tail:
                 _fused_tail(buf, d_p, momentum, dampening, negate, tail)
             else:
-                scale(buf, momentum)
+                scale(buf, momentum if bm is None else bm)
                 axpy(buf, d_p, dampening - 1 if negate else 1 - dampening)
         else:  # the first step: grad is the new buffer
             buf = grad
@@ -73,6 +75,16 @@ def _fused_tail(buf, d_p, momentum, dampening, negate, tail):
     head *= momentum
     axpy(head, d[:k], dampening - 1 if negate else 1 - dampening)
     flat[k:] = once
+
+
+def _buf_momentum(hp, a):
+    """The factor that scales a 16-bit momentum buffer in torch's multi-tensor step
+    (``foreach=True``): the momentum rounded to the buffer's dtype first (measured: bit for
+    bit with torch over several steps); None (the momentum itself) otherwise."""
+    dt = a.dtype
+    if hp.get("foreach") and dt.itemsize == 2 and dt.kind in "fV":
+        return float(dt.type(hp["momentum"]))
+    return None
 
 
 def _fused_tail_len(hp, a):
@@ -193,7 +205,7 @@ class SGD(Optimizer):
                 a = job[0]
                 _sgd_part(np, *job, scratch(a, 2 * part),
                           scratch(a, 2 * part + 1) if wd != 0 else None, *consts,
-                          tail=_fused_tail_len(hp, a))
+                          tail=_fused_tail_len(hp, a), bm=_buf_momentum(hp, a))
 
             optimizer.run_jobs(kernel, jobs, sizes)
         for p, g in rest:
@@ -233,6 +245,8 @@ class SGD(Optimizer):
         tail = _fused_tail_len(group, p) if buf is not None else 0
         if tail:  # the tail is the whole parameter's: not split across threads
             _sgd_part(backend.xp_of(p), *arrays, *consts, tail=tail)
+        elif buf is not None and (bm := _buf_momentum(group, p)) is not None:
+            _sgd_part(backend.xp_of(p), *arrays, *consts, bm=bm)
         else:
             split_update(_sgd_part, arrays, consts)
 
