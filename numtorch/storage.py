@@ -394,6 +394,16 @@ def storage_of(t, untyped=False):
     """The storage under tensor ``t``: its whole base memory block, shared."""
     from .backend import is_meta
 
+    a = t._array
+    if hasattr(a, "quantizer"):  # quantized: the stored integers, typed as the quantized dtype
+        root = _root(a.ints)
+        if root is None:
+            root = np.ascontiguousarray(a.ints).reshape(-1)
+        if untyped:
+            return UntypedStorage(wrap=root.view(np.uint8))
+        typed = TypedStorage(wrap=root)
+        typed._dtype = a.qdtype
+        return typed
     root = _root(t._array)
     if root is None:  # a non-contiguous owner (rare): expose this tensor's own memory
         root = np.ascontiguousarray(t._array).reshape(-1)

@@ -401,3 +401,18 @@ def test_average_pool_qnnpack(qnnpack_engine, name):
         np.testing.assert_array_equal(a.int_repr().numpy(), b.int_repr().numpy())
         got, want = fn(nt.nn.functional, a), fn(torch.nn.functional, b)
         np.testing.assert_array_equal(got.int_repr().numpy(), want.int_repr().numpy())
+
+
+def test_storage_of_quantized_tensor():
+    # q.storage() raised KeyError: torch.quint8
+    x = (np.arange(12, dtype=np.float32).reshape(3, 4) / 10).astype(np.float32)
+    res = []
+    for lib in (nt, torch):
+        q = lib.quantize_per_tensor(lib.tensor(x), 0.1, 10, lib.quint8)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            s = q.storage()
+            res.append((s.size(), str(s.dtype).split(".")[-1], type(s).__name__, s.tolist(),
+                        s.element_size(), q.untyped_storage().nbytes(),
+                        q[1:].storage().size(), q.t().storage().size()))
+    assert res[0] == res[1]
