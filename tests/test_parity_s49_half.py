@@ -130,6 +130,10 @@ _OPT_CFGS = {
     "sgd_nesterov_wd": ("SGD", {"lr": 0.1, "momentum": 0.9, "nesterov": True, "weight_decay": 0.01}),
     "sgd_dampening": ("SGD", {"lr": 0.1, "momentum": 0.9, "dampening": 0.1}),
     "sgd_maximize": ("SGD", {"lr": 0.1, "momentum": 0.8, "maximize": True}),
+    "rmsprop": ("RMSprop", {"lr": 0.01}),
+    "rmsprop_momentum": ("RMSprop", {"lr": 0.01, "momentum": 0.9}),
+    "rmsprop_centered": ("RMSprop", {"lr": 0.01, "centered": True, "momentum": 0.5}),
+    "rmsprop_wd_eps": ("RMSprop", {"lr": 0.01, "weight_decay": 0.01, "eps": 1e-3}),
 }
 
 
@@ -155,3 +159,4 @@ def test_half_optimizer_steps_bitwise(dt, cfg, foreach):
     pn = _opt_run(numtorch, name, kw, _DT[dt][1], foreach)
     for a, b in zip(pt, pn):
         _same(a, b)
+

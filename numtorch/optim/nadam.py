@@ -92,7 +92,7 @@ class NAdam(Optimizer):
         mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * decay))
         prod = state["mu_product"]._array
         prod *= mu  # float32 product, as torch keeps it in a tensor
-        m, v = half_moments(state, g, beta1, beta2)
+        m, v = half_moments(state, g, beta1, beta2, group)
         denom = v.div(bc2).sqrt().add_(eps)
         prod_now = float(prod)
         prod_next = prod_now * mu_next

@@ -67,7 +67,7 @@ class RAdam(Optimizer):
         step = self._step_tensor(state)
         lr, eps = group["lr"], group["eps"]
         beta1, beta2 = group["betas"]
-        m, v = half_moments(state, g, beta1, beta2)
+        m, v = half_moments(state, g, beta1, beta2, group)
         bc1 = 1 - beta1 ** step
         bc2 = 1 - beta2 ** step
         corrected = m / bc1

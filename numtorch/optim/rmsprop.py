@@ -6,6 +6,7 @@ from .. import backend
 from ..backend._axpy import add_product, add_scaled
 from . import _device_step
 from ._checks import check_lr, check_nonneg
+from ._half_steps import foreach_factor
 from .adam import lerp_inplace
 from .optimizer import Optimizer, _make
 
@@ -95,7 +96,7 @@ class RMSprop(Optimizer):
         if group["weight_decay"] != 0:
             g = g.add(param, alpha=group["weight_decay"])
         sq = state["square_avg"]
-        sq.mul_(alpha).addcmul_(g, g, value=1 - alpha)
+        sq.mul_(foreach_factor(sq, group, alpha)).addcmul_(g, g, value=1 - alpha)
         if group["centered"]:
             ga = state["grad_avg"]
             ga.lerp_(g, 1 - alpha)
@@ -105,7 +106,7 @@ class RMSprop(Optimizer):
         avg.add_(group["eps"])
         if group["momentum"] > 0:
             buf = state["momentum_buffer"]
-            buf.mul_(group["momentum"]).addcdiv_(g, avg)
+            buf.mul_(foreach_factor(buf, group, group["momentum"])).addcdiv_(g, avg)
             param.add_(buf, alpha=-group["lr"])
         else:
             param.addcdiv_(g, avg, value=-group["lr"])
