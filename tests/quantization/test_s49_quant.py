@@ -416,3 +416,23 @@ def test_storage_of_quantized_tensor():
                         s.element_size(), q.untyped_storage().nbytes(),
                         q[1:].storage().size(), q.t().storage().size()))
     assert res[0] == res[1]
+
+
+def test_quantize_run_fn_warnings_not_swallowed():
+    # numtorch's quantize() silenced its nested deprecation warnings by ignoring every
+    # DeprecationWarning around run_fn (the user's own were lost, and the filter change made
+    # the once-per-location warnings repeat on every call)
+    got = []
+    for lib in (nt, torch):
+        def run_fn(model, x, _lib=lib):
+            warnings.warn("user calibration warning", DeprecationWarning, stacklevel=1)
+            model(x)
+
+        m = lib.nn.Sequential(lib.ao.quantization.QuantStub(), lib.nn.Linear(3, 2),
+                              lib.ao.quantization.DeQuantStub())
+        m.qconfig = lib.ao.quantization.default_qconfig
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("always")
+            lib.ao.quantization.quantize(m, run_fn, [lib.ones(2, 3)])
+        got.append(sum("user calibration warning" in str(w.message) for w in rec))
+    assert got[0] == got[1] == 1
