@@ -134,6 +134,12 @@ _OPT_CFGS = {
     "rmsprop_momentum": ("RMSprop", {"lr": 0.01, "momentum": 0.9}),
     "rmsprop_centered": ("RMSprop", {"lr": 0.01, "centered": True, "momentum": 0.5}),
     "rmsprop_wd_eps": ("RMSprop", {"lr": 0.01, "weight_decay": 0.01, "eps": 1e-3}),
+    "adagrad": ("Adagrad", {"lr": 0.1}),
+    "adagrad_decay": ("Adagrad", {"lr": 0.1, "lr_decay": 0.01}),
+    "adagrad_wd": ("Adagrad", {"lr": 0.05, "weight_decay": 0.01}),
+    "adagrad_all": ("Adagrad", {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.01,
+                                "initial_accumulator_value": 0.1}),
+    "adagrad_maximize": ("Adagrad", {"lr": 0.1, "maximize": True}),
 }
 
 

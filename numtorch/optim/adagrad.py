@@ -82,4 +82,12 @@ class Adagrad(Optimizer):
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         s = state["sum"]
         s.addcmul_(g, g, value=1)
+        if group.get("foreach"):
+            # torch's multi-tensor step: the gradient scaled by -clr first (rounded to the
+            # 16-bit dtype), then added over the root; with weight decay or maximize the factor
+            # itself is rounded to that dtype too (measured, bit for bit)
+            f = -clr if group["weight_decay"] == 0 and not group["maximize"] else \
+                float(param.dtype.np.type(-clr))
+            param.addcdiv_(g.mul(f), s.sqrt().add_(group["eps"]))
+            return
         param.addcdiv_(g, s.sqrt().add_(group["eps"]), value=-clr)
