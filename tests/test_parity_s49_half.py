@@ -140,6 +140,10 @@ _OPT_CFGS = {
     "adagrad_all": ("Adagrad", {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.01,
                                 "initial_accumulator_value": 0.1}),
     "adagrad_maximize": ("Adagrad", {"lr": 0.1, "maximize": True}),
+    "nadam": ("NAdam", {"lr": 0.01, "eps": 1e-3}),
+    "nadam_wd": ("NAdam", {"lr": 0.01, "weight_decay": 0.01, "eps": 1e-4}),
+    "nadam_decoupled": ("NAdam", {"lr": 0.01, "decoupled_weight_decay": True,
+                                  "weight_decay": 0.1, "eps": 1e-3}),
 }
 
 

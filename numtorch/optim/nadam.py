@@ -93,7 +93,10 @@ class NAdam(Optimizer):
         prod = state["mu_product"]._array
         prod *= mu  # float32 product, as torch keeps it in a tensor
         m, v = half_moments(state, g, beta1, beta2, group)
-        denom = v.div(bc2).sqrt().add_(eps)
+        if group.get("foreach"):  # torch's multi-tensor step: sqrt(v) / sqrt(bc2)
+            denom = (v.sqrt() / bc2 ** 0.5).add_(eps)
+        else:
+            denom = v.div(bc2).sqrt().add_(eps)
         prod_now = float(prod)
         prod_next = prod_now * mu_next
         param.addcdiv_(g, denom, value=-lr * (1.0 - mu) / (1.0 - prod_now))
