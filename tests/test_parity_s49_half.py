@@ -144,10 +144,16 @@ _OPT_CFGS = {
     "nadam_wd": ("NAdam", {"lr": 0.01, "weight_decay": 0.01, "eps": 1e-4}),
     "nadam_decoupled": ("NAdam", {"lr": 0.01, "decoupled_weight_decay": True,
                                   "weight_decay": 0.1, "eps": 1e-3}),
+    "radam": ("RAdam", {"lr": 0.01, "_steps": 9}),
+    "radam_wd": ("RAdam", {"lr": 0.01, "weight_decay": 0.01, "_steps": 9}),
+    "radam_decoupled_eps": ("RAdam", {"lr": 0.01, "decoupled_weight_decay": True,
+                                      "weight_decay": 0.1, "eps": 1e-3, "_steps": 9}),
 }
 
 
-def _opt_run(L, name, kw, dt, foreach, steps=5):
+def _opt_run(L, name, kw, dt, foreach):
+    kw = dict(kw)
+    steps = kw.pop("_steps", 5)
     rng = np.random.default_rng(3)
     shapes = [(37,), (5, 3)]
     ps = [L.nn.Parameter(L.tensor(rng.standard_normal(s).astype(np.float32) * 0.5).to(dt))

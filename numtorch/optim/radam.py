@@ -70,8 +70,18 @@ class RAdam(Optimizer):
         m, v = half_moments(state, g, beta1, beta2, group)
         bc1 = 1 - beta1 ** step
         bc2 = 1 - beta2 ** step
-        corrected = m / bc1
         rect = _rectification(beta2, step, bc2)
+        if group.get("foreach"):
+            # torch's multi-tensor step (measured, bit for bit): the reciprocal of
+            # (sqrt(v) + eps) / sqrt(bc2), times the rectification (0 while there is none:
+            # an infinite reciprocal gives NaN, as in torch) plus 1 while there is none, times
+            # -lr / bc1, added as m * that
+            t = (v.sqrt().add_(eps) / math.sqrt(bc2)).reciprocal_()
+            t.mul_(0.0 if rect is None else rect).add_(1.0 if rect is None else 0.0)
+            t.mul_(-lr / bc1)
+            param.addcmul_(m, t)
+            return
+        corrected = m / bc1
         if rect is not None:
             adaptive = math.sqrt(bc2) / v.sqrt().add_(eps)
             param.add_(corrected * lr * adaptive * rect, alpha=-1.0)
