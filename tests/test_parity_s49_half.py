@@ -148,6 +148,8 @@ _OPT_CFGS = {
     "radam_wd": ("RAdam", {"lr": 0.01, "weight_decay": 0.01, "_steps": 9}),
     "radam_decoupled_eps": ("RAdam", {"lr": 0.01, "decoupled_weight_decay": True,
                                       "weight_decay": 0.1, "eps": 1e-3, "_steps": 9}),
+    "adadelta": ("Adadelta", {"lr": 1.0}),
+    "adadelta_wd": ("Adadelta", {"lr": 0.5, "rho": 0.8, "weight_decay": 0.01}),
 }
 
 

@@ -6,7 +6,7 @@ import numpy as np
 from .. import backend
 from ..backend._axpy import add_product, add_scaled
 from ._checks import check_lr, check_nonneg
-from ._half_steps import half_grad
+from ._half_steps import foreach_factor, half_grad
 from .optimizer import Optimizer, _make
 
 __all__ = ["Adadelta"]
@@ -71,8 +71,8 @@ class Adadelta(Optimizer):
         self._step_tensor(state)
         rho, eps = group["rho"], group["eps"]
         sq, acc = state["square_avg"], state["acc_delta"]
-        sq.mul_(rho).addcmul_(g, g, value=1 - rho)
+        sq.mul_(foreach_factor(sq, group, rho)).addcmul_(g, g, value=1 - rho)
         std = sq.add(eps).sqrt_()
         delta = acc.add(eps).sqrt_().div_(std).mul_(g)
-        acc.mul_(rho).addcmul_(delta, delta, value=1 - rho)
+        acc.mul_(foreach_factor(acc, group, rho)).addcmul_(delta, delta, value=1 - rho)
         param.add_(delta, alpha=-group["lr"])
