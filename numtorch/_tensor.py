@@ -144,13 +144,19 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
         """The sizes of the dimensions, as a :class:`numtorch.Size`."""
         return _tuple_new(Size, self._array.shape)
 
-    def size(self, dim=None):
-        """Return the shape, or the size of dimension ``dim`` (negative counts from the end)."""
+    def size(self, dim=None, *, axis=None):
+        """Return the shape, or the size of dimension ``dim`` (negative counts from the end;
+        ``axis`` is NumPy's name for it, as torch accepts)."""
+        if axis is not None:
+            if dim is not None:
+                raise TypeError("size() got an unexpected keyword argument 'axis'")
+            dim = axis
         if dim is None:
             return _tuple_new(Size, self._array.shape)
         if type(dim) is not int:
             if isinstance(dim, (bool, float)) or not hasattr(dim, "__index__"):
-                raise TypeError(f"size(): argument 'dim' (position 1) must be int, not "
+                where = "" if dim is axis else " (position 1)"
+                raise TypeError(f"size(): argument 'dim'{where} must be int, not "
                                 f"{type(dim).__name__}")
             dim = operator.index(dim)
         if not self._array.ndim:
