@@ -224,7 +224,8 @@ def test_strided_depthwise_input_gradient_matches_torch(monkeypatch, paths, case
 def test_depthwise_conv_empty_batch_matches_torch(paths):
     check_op(_conv(2, padding=1, groups=4), [(0, 4, 5, 5), (4, 1, 3, 3)])
     check_op(_conv(2, stride=2, padding=1, groups=4), [(0, 4, 5, 5), (4, 1, 3, 3)])
-    assert {"forward-depthwise", "weight-depthwise", "input-depthwise"} <= set(paths)
+    # an empty batch's weight gradient is zeros before any kernel is chosen (s49)
+    assert {"forward-depthwise", "input-depthwise"} <= set(paths)
 
 
 def test_fast_paths_take_non_contiguous_inputs(monkeypatch, paths):
