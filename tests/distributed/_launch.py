@@ -82,3 +82,33 @@ def failures(per_rank, prefix=""):
             if case.startswith(prefix) and verdict != "ok":
                 bad.append(f"rank {r}: {case}: {verdict}")
     return bad
+
+
+def both_launchers(script, out, timeout):
+    """(numtorch's run, torch's run) of ``script`` under each library's launcher. torch's
+    is started again once when its gloo rendezvous itself failed (a busy CI machine can
+    refuse a connection during torch's own init_process_group)."""
+    def cmd(tag):
+        head = [sys.executable, "-m", "numtorch.run"] if tag == "numtorch" else [sys.executable]
+        return head + ["-m", "torch.distributed.run", "--standalone", "--nproc-per-node=2",
+                       script, str(out), tag]
+
+    ours, theirs = run_all([cmd("numtorch"), cmd("torch")], timeout=timeout)
+    if theirs.returncode != 0 and "in init_process_group" in theirs.stderr:
+        theirs = run_all([cmd("torch")], timeout=timeout)[0]
+    return ours, theirs
+
+
+def oracle_runs(script, out, timeout):
+    """Run ``script`` on two ranks under both libraries (each rank writes
+    ``<library>_rank<r>.json`` into ``out``); both runs must succeed. Returns
+    {(library, rank): that rank's results}."""
+    ours, theirs = both_launchers(script, out, timeout)
+    assert theirs.returncode == 0, theirs.stderr[-3000:]
+    assert ours.returncode == 0, ours.stdout[-3000:] + ours.stderr[-3000:]
+    got = {}
+    for tag in ("numtorch", "torch"):
+        for r in (0, 1):
+            with open(os.path.join(out, f"{tag}_rank{r}.json")) as f:
+                got[tag, r] = json.load(f)
+    return got

@@ -8,9 +8,7 @@ FutureWarnings), torch 2.13's ``all_gather_single`` / ``reduce_scatter_single`` 
 warn) and its differentiable ``_functional_collectives``; and a rank waiting for one that
 destroyed its group fails instead of hanging."""
 
-import json
 import os
-import sys
 
 import pytest
 
@@ -19,33 +17,10 @@ from . import _launch
 SCRIPT = os.path.join(_launch.RANKS, "s47_oracle.py")
 
 
-def _both(script, out, timeout):
-    """(numtorch's run, torch's run) of ``script`` under each library's launcher. torch's
-    is started again once when its gloo rendezvous itself failed (a busy CI machine can
-    refuse a connection during torch's own init_process_group)."""
-    def cmd(tag):
-        head = [sys.executable, "-m", "numtorch.run"] if tag == "numtorch" else [sys.executable]
-        return head + ["-m", "torch.distributed.run", "--standalone", "--nproc-per-node=2",
-                       script, str(out), tag]
-
-    ours, theirs = _launch.run_all([cmd("numtorch"), cmd("torch")], timeout=timeout)
-    if theirs.returncode != 0 and "in init_process_group" in theirs.stderr:
-        theirs = _launch.run_all([cmd("torch")], timeout=timeout)[0]
-    return ours, theirs
-
-
 @pytest.fixture(scope="module")
 def both(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("s47_oracle"))
-    ours, theirs = _both(SCRIPT, out, timeout=150)
-    assert theirs.returncode == 0, theirs.stderr[-3000:]
-    assert ours.returncode == 0, ours.stdout[-3000:] + ours.stderr[-3000:]
-    got = {}
-    for tag in ("numtorch", "torch"):
-        for r in (0, 1):
-            with open(os.path.join(out, f"{tag}_rank{r}.json")) as f:
-                got[tag, r] = json.load(f)
-    return got
+    return _launch.oracle_runs(SCRIPT, out, timeout=150)
 
 
 CASES = ["pre_get_rank", "pre_get_world_size", "pre_barrier", "pre_all_reduce",

@@ -8,13 +8,11 @@ from it (the collectives, ``Work``, ``_get_global_rank``, ``_object_to_tensor``.
 program (``ranks/s48_join.py``) is run by torch's launcher (gloo) and by numtorch's, and each
 case's values (parameters, buffers after training) or exception are compared."""
 
-import json
 import os
 
 import pytest
 
 from . import _launch
-from .test_s47_dist import _both
 
 SCRIPT = os.path.join(_launch.RANKS, "s48_join.py")
 CASES = ["ddp_join", "ddp_join_rank1_first", "ddp_join_no_initial_divide", "join_manager",
@@ -30,15 +28,7 @@ CASES = ["ddp_join", "ddp_join_rank1_first", "ddp_join_no_initial_divide", "join
 @pytest.fixture(scope="module")
 def both(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("s48_join"))
-    ours, theirs = _both(SCRIPT, out, timeout=150)
-    assert theirs.returncode == 0, theirs.stderr[-3000:]
-    assert ours.returncode == 0, ours.stdout[-3000:] + ours.stderr[-3000:]
-    got = {}
-    for tag in ("numtorch", "torch"):
-        for r in (0, 1):
-            with open(os.path.join(out, f"{tag}_rank{r}.json")) as f:
-                got[tag, r] = json.load(f)
-    return got
+    return _launch.oracle_runs(SCRIPT, out, timeout=150)
 
 
 @pytest.mark.parametrize("rank", [0, 1])

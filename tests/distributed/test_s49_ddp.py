@@ -14,13 +14,11 @@ checkpointing (a parameter's gradient arriving inside an inner backward, or twic
 average the gradients as torch's does. Each case's gradient and parameter
 sums (or the exception) are compared per rank."""
 
-import json
 import os
 
 import pytest
 
 from . import _launch
-from .test_s47_dist import _both
 
 SCRIPT = os.path.join(_launch.RANKS, "s49_ddp.py")
 CASES = ["plain_unused_fails", "find_unused", "find_unused_sometimes",
@@ -35,15 +33,7 @@ CASES = ["plain_unused_fails", "find_unused", "find_unused_sometimes",
 @pytest.fixture(scope="module")
 def both(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("s49_ddp"))
-    ours, theirs = _both(SCRIPT, out, timeout=150)
-    assert theirs.returncode == 0, theirs.stderr[-3000:]
-    assert ours.returncode == 0, ours.stdout[-3000:] + ours.stderr[-3000:]
-    got = {}
-    for tag in ("numtorch", "torch"):
-        for r in (0, 1):
-            with open(os.path.join(out, f"{tag}_rank{r}.json")) as f:
-                got[tag, r] = json.load(f)
-    return got
+    return _launch.oracle_runs(SCRIPT, out, timeout=150)
 
 
 @pytest.mark.parametrize("rank", [0, 1])

@@ -4,13 +4,11 @@ naming a hung peer) where torch raises RuntimeError("Operation timed out!"), kee
 operation pending, and a later ``wait()`` and the next collectives succeed. One rank program
 (``ranks/s49_wait.py``) runs under torch's launcher and numtorch's; events are compared."""
 
-import json
 import os
 
 import pytest
 
 from . import _launch
-from .test_s47_dist import _both
 
 SCRIPT = os.path.join(_launch.RANKS, "s49_wait.py")
 
@@ -18,15 +16,7 @@ SCRIPT = os.path.join(_launch.RANKS, "s49_wait.py")
 @pytest.fixture(scope="module")
 def both(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("s49_wait"))
-    ours, theirs = _both(SCRIPT, out, timeout=120)
-    assert theirs.returncode == 0, theirs.stderr[-3000:]
-    assert ours.returncode == 0, ours.stdout[-3000:] + ours.stderr[-3000:]
-    got = {}
-    for tag in ("numtorch", "torch"):
-        for r in (0, 1):
-            with open(os.path.join(out, f"{tag}_rank{r}.json")) as f:
-                got[tag, r] = json.load(f)
-    return got
+    return _launch.oracle_runs(SCRIPT, out, timeout=120)
 
 
 @pytest.mark.parametrize("rank", [0, 1])
