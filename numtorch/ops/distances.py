@@ -4,6 +4,7 @@ from .. import _dtype
 from ..autograd.graph import Op, rename_node
 from ._util import canonical_dim, row_major_result
 from .comparison import where
+from .shape_extra import broadcast_shapes
 
 __all__ = ["dist", "renorm", "cdist"]
 
@@ -106,7 +107,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
         compute_mode == "use_mm_for_euclid_dist_if_necessary"
         and (x1.shape[-2] > 25 or x2.shape[-2] > 25)))
     if mm and x1._array.shape[-1] and x1._array.shape[-2] and x2._array.shape[-2]:
-        batch = tuple(_broadcast_batch(x1.shape[:-2], x2.shape[:-2]))
+        batch = tuple(broadcast_shapes(x1.shape[:-2], x2.shape[:-2]))
         a = x1.expand(batch + tuple(x1.shape[-2:]))
         b = x2.expand(batch + tuple(x2.shape[-2:]))
         return rename_node(EuclideanDist.apply(a, b).view(batch + (a.shape[-2], b.shape[-2])),
@@ -115,8 +116,3 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     r = norm(diff, p, dim=-1)
     return rename_node(r, "ViewBackward0" if mm else "CdistBackward0")
 
-
-def _broadcast_batch(s1, s2):
-    import numpy as np
-
-    return np.broadcast_shapes(tuple(s1), tuple(s2))
