@@ -134,7 +134,14 @@ def main(argv=None):
     keep = [int(env[k]) for k in ("PMI_FD",) if env.get(k, "").isdigit()]
     child = subprocess.Popen(cmd, env=env, pass_fds=keep, preexec_fn=_die_with_parent)
 
+    stopping = os.path.join(run_dir, "stopping") if run_dir else None
+
     def forward(signum, frame):
+        if signum == signal.SIGINT and stopping and os.path.exists(stopping):
+            # the launcher stops the group through mpiexec's SIGINT; torchrun's ranks get
+            # SIGTERM, which ends a rank even while its interpreter is still starting
+            # (a SIGINT there is a fatal "Failed to import the site module", exit 1)
+            signum = signal.SIGTERM
         try:
             child.send_signal(signum)
         except ProcessLookupError:
