@@ -15,7 +15,7 @@ import numpy as np
 import numtorch as torch
 
 from .._pil import pil, pil_submodule
-from . import _png16
+from . import _gif, _png16
 
 __all__ = ["ImageReadMode", "read_file", "write_file", "decode_image", "decode_jpeg",
            "decode_png", "decode_gif", "decode_webp", "decode_avif", "decode_heic",
@@ -232,17 +232,17 @@ def decode_jpeg(input, mode=ImageReadMode.UNCHANGED, device="cpu",
 
 
 def decode_gif(input):
-    """Decode GIF bytes: (C, H, W) for one frame, (N, C, H, W) for an animation."""
-    img = _open(_bytes_of(input, "decode_gif"), "decode_gif", formats=["GIF"])
-    frames = []
-    try:  # later frames are decoded here, as they are reached
-        for i in range(getattr(img, "n_frames", 1)):
-            img.seek(i)
-            frames.append(np.array(img.convert("RGB")).transpose(2, 0, 1))
-    except (OSError, ValueError, EOFError, SyntaxError, IndexError) as exc:
-        raise RuntimeError(f"decode_gif: the bytes are not a readable GIF file ({exc})") from exc
-    out = np.stack(frames) if len(frames) > 1 else frames[0]
-    return torch.from_numpy(np.ascontiguousarray(out))
+    """Decode GIF bytes: (C, H, W) for one frame, (N, C, H, W) for an animation, composed as
+    torchvision's decoder does (see ``_gif``)."""
+    data = _bytes_of(input, "decode_gif")
+    try:
+        frames = _gif.decode(data, pil())
+    except _gif.GifError as exc:
+        raise RuntimeError(str(exc)) from None
+    except Exception as exc:  # Pillow raises several kinds for bad LZW data
+        raise RuntimeError(f"DGifSlurp() failed - 112 ({exc})") from exc
+    out = frames.transpose(0, 3, 1, 2)  # channels-last, as torchvision's decoder gives it
+    return torch.from_numpy(out[0] if len(out) == 1 else out)
 
 
 def decode_webp(input, mode=ImageReadMode.UNCHANGED):
