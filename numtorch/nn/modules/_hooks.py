@@ -133,20 +133,22 @@ def run_registration_hooks(kind, module, name, value):
 
 class BackwardHookFunction(Function):
     """Identity on tensors; its backward hands the incoming gradients to ``on_grad``, which
-    may return replacements."""
+    may return replacements. On a module's outputs the pre-hooks see None for an output that
+    got no gradient; on its inputs (``materialize``) that is zeros, as in torch, where such an
+    input then also gets a zero ``.grad``."""
 
     @staticmethod
-    def forward(ctx, on_grad, *tensors):
+    def forward(ctx, on_grad, materialize, *tensors):
         ctx.on_grad = on_grad
-        ctx.set_materialize_grads(False)  # hooks see None for outputs that got no gradient
+        ctx.set_materialize_grads(materialize)
         return tensors
 
     @staticmethod
     def backward(ctx, *grads):
-        return (None,) + tuple(ctx.on_grad(grads))
+        return (None, None) + tuple(ctx.on_grad(grads))
 
 
-def _tap(values, on_grad):
+def _tap(values, on_grad, materialize=False):
     """Route the tensors of ``values`` that require grad through one ``BackwardHookFunction`` node.
 
     Returns the new tuple and the positions that were tapped.
@@ -154,7 +156,7 @@ def _tap(values, on_grad):
     idx = [i for i, v in enumerate(values) if isinstance(v, Tensor) and v.requires_grad]
     if not idx:
         return values, idx
-    out = BackwardHookFunction.apply(on_grad, *[values[i] for i in idx])
+    out = BackwardHookFunction.apply(on_grad, materialize, *[values[i] for i in idx])
     out = out if isinstance(out, tuple) else (out,)
     new = list(values)
     for i, t in zip(idx, out):
@@ -277,7 +279,7 @@ def call_with_hooks(module, args, kwargs):
         state = _FullBackwardState(module, len(args), full_hooks, pre_hooks)
         state.frozen = [a.detach() if isinstance(a, Tensor) and not a.requires_grad else None
                         for a in args]
-        args, state.input_idx = _tap(tuple(args), state.on_input_grads)
+        args, state.input_idx = _tap(tuple(args), state.on_input_grads, materialize=True)
 
     forward_hooks = ((_global_forward_hooks, {}, _global_forward_hooks_always_called),
                      (module._forward_hooks, module._forward_hooks_with_kwargs,
