@@ -5,9 +5,10 @@ frame re-wrapped alone, so Pillow does no compositing of its own). Frames are th
 the way torchvision does it:
 
 - the canvas is max(logical screen, first frame) in each dimension;
-- a frame starts as a copy of the previous one when its own disposal field is "do not
-  dispose" (1); otherwise (and always for the first frame) the logical-screen area is filled
-  with the global palette's background colour (black without a global palette);
+- a frame starts as a copy of the previous one when its own disposal field is unspecified (0),
+  "do not dispose" (1) or "restore previous" (3, treated as 1); otherwise ("restore to
+  background", 2, and always for the first frame) the logical-screen area is filled with the
+  global palette's background colour (black without a global palette);
 - the frame's pixels are drawn at its offset (clipped to the canvas), skipping those whose
   index is the frame's transparent index.
 """
@@ -130,7 +131,7 @@ def decode(data, image_module):
         pal = frame["palette"] if frame["palette"] is not None else gpal
         if pal is None:
             raise GifError("Global and local color maps are missing. This should never happen!")
-        if i > 0 and frame["disposal"] == 1:
+        if i > 0 and frame["disposal"] in (0, 1, 3):
             out[i] = out[i - 1]
         else:
             out[i, :sh, :sw] = bg

@@ -3,8 +3,8 @@ torchvision's image extension does not load next to the CPU torch wheel here, so
 frames are built in the test from what was written (indices, palette, background index,
 transparent index, disposal field): a transparent pixel shows the global palette's
 background colour on the first frame (not palette[transparent] as Pillow shows it), and on a
-later frame the previous frame when that frame's disposal is "do not dispose" (1), the
-background colour otherwise."""
+later frame the previous frame when that frame's own disposal field is 0, 1 or 3, the
+background colour when it is 2 (read from the 0.28 binary's compare of the field)."""
 
 import io
 
@@ -35,7 +35,7 @@ def _frames(n, h=3, w=4):
 def _expected(frames, background, transparency, disposal):
     out, prev = [], None
     for i, idx in enumerate(frames):
-        canvas = (prev.copy() if i > 0 and disposal == 1
+        canvas = (prev.copy() if i > 0 and disposal != 2
                   else np.broadcast_to(_PAL[background], idx.shape + (3,)).copy())
         keep = idx != (-1 if transparency is None else transparency)
         canvas[keep] = _PAL[idx[keep]]
@@ -101,7 +101,7 @@ def _gcb(disposal, transparent=None):
 @pytest.mark.parametrize("disposal", [0, 1, 2, 3])
 def test_smaller_later_frame_is_drawn_at_its_offset(disposal):
     # a 3x2 second frame at (left 2, top 1) of a 6x5 canvas; the rest of the canvas comes
-    # from the first frame only when the second frame's own disposal field is 1
+    # from the first frame unless the second frame's own disposal field is 2
     first = np.arange(30).reshape(5, 6) % 4
     small = np.array([[1, 2, 0], [2, 1, 2]])
     head, block0 = _parts(first)
@@ -111,7 +111,7 @@ def test_smaller_later_frame_is_drawn_at_its_offset(disposal):
     data = head + _gcb(0) + block0 + _gcb(disposal, 0) + block1 + b"\x3b"
     got = nio.decode_gif(_tensor(data)).numpy()
     np.testing.assert_array_equal(got[0], _PAL[first].transpose(2, 0, 1))
-    want = _PAL[first] if disposal == 1 else np.broadcast_to(_PAL[3], (5, 6, 3)).copy()
+    want = _PAL[first] if disposal != 2 else np.broadcast_to(_PAL[3], (5, 6, 3)).copy()
     region = want[1:3, 2:5]
     region[small != 0] = _PAL[small[small != 0]]
     np.testing.assert_array_equal(got[1], want.transpose(2, 0, 1))
