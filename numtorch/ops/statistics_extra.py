@@ -52,6 +52,8 @@ class LogCumSumExp(Op):
         self.save_inputs(x)
         if x.ndim == 0:
             return self.save_output(x.copy())
+        if x.dtype.kind == "c":
+            return self.save_output(_complex_lcse(self.xp, x, self.dim))
         if is_half(x.dtype):  # torch scans half types in float32, rounding once at the end
             y = helpers_for(self.xp).accumulate("logaddexp", x.astype(np.float32), self.dim)
             return self.save_output(y.astype(x.dtype))
@@ -62,7 +64,60 @@ class LogCumSumExp(Op):
         y = self.saved_output()
         if x.ndim == 0:
             return grad
+        if x.dtype.is_complex:  # conj(d y_i / d x_j) = exp(conj(x_j - y_i)), j <= i, summed
+            ops, d = _ops(), self.dim  # in log space by the complex scan itself
+            tail = ops.flip(ops.logcumsumexp(ops.flip(ops.log(grad.conj()) - y, [d]), d), [d])
+            return ops.exp(tail + x).conj()
         return LogCumSumExpVjp.apply(grad, x, y, dim=self.dim)
+
+
+def _complex_pair(xp, a, b):
+    """log(exp(a) + exp(b)) for complex arrays, any branch of the imaginary part: the larger
+    real part factored out; both at -inf give -inf, both at +inf the plain sum."""
+    big = a.real >= b.real
+    m, n = xp.where(big, a, b), xp.where(big, b, a)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        out = m + xp.log1p(xp.exp(n - m))
+        both_inf = (m.real == n.real) & xp.isinf(m.real)
+        plain = xp.where(m.real > 0, xp.log(xp.exp(m) + xp.exp(n)), m.real + 0j)
+    return xp.where(both_inf, plain, out).astype(a.dtype, copy=False)
+
+
+def _complex_lcse(xp, x, dim):
+    """Complex logcumsumexp along ``dim`` as torch's running pairwise log-add-exp gives it.
+
+    The values come from a doubling scan (log2 n whole-array passes); the imaginary part is
+    then moved by multiples of 2 pi onto the branch of the running scan, which does not wrap
+    it: each step adds Arg(1 + exp(smaller - larger)) to the imaginary part of the larger
+    operand (by real part; on a tie the new element), so the running imaginary part is a
+    segmented sum restarting wherever the new element is the larger one.
+    """
+    wide = np.complex128
+    a = xp.moveaxis(x, dim, -1).astype(wide)
+    y = a.copy()
+    step, n = 1, a.shape[-1]
+    while step < n:
+        y[..., step:] = _complex_pair(xp, y[..., step:], y[..., :-step])
+        step *= 2
+    prev = xp.concatenate([xp.full(a.shape[:-1] + (1,), -np.inf, dtype=wide), y[..., :-1]], -1)
+    restart = a.real >= prev.real
+    m, low = xp.where(restart, a, prev), xp.where(restart, prev, a)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        delta = xp.log1p(xp.exp(low - m)).imag
+    finite = xp.isfinite(y.real) & xp.isfinite(y.imag)
+    delta = xp.where(finite, delta, 0.0)
+    v = delta + xp.where(restart, a.imag, 0.0)
+    total = xp.cumsum(v, -1)
+    pos = xp.broadcast_to(xp.arange(n), v.shape)
+    scan = helpers_for(xp).accumulate
+    start = scan("maximum", xp.where(restart, pos, 0), -1)
+    before = xp.take_along_axis(total - v, start, -1)
+    running = total - before
+    turns = xp.where(finite, xp.round((running - y.imag) / (2 * np.pi)), 0.0)
+    y = xp.where(y.real == -np.inf, complex(-np.inf, 0.0), y + 2j * np.pi * turns)
+    nan = xp.isnan(a.real) | xp.isnan(a.imag)
+    y = xp.where(scan("maximum", nan, -1), complex(np.nan, np.nan), y)
+    return xp.ascontiguousarray(xp.moveaxis(y.astype(x.dtype), -1, dim))
 
 
 def _signed_log_parts(xp, v):
