@@ -74,3 +74,46 @@ def _hooked_inputs(lib, kind):
 def test_full_backward_hook_unreached_input_gets_zeros():
     for kind in ("full", "replace", "pre"):
         _check(lambda lib, kind=kind: _hooked_inputs(lib, kind))
+
+
+# -- non-reentrant checkpoint: an argument changed in place before backward --------------------
+def _ckpt_mutated(lib, case):
+    from importlib import import_module
+
+    checkpoint = import_module(lib.__name__ + ".utils.checkpoint").checkpoint
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 1
+    w = lib.tensor([1.0, 2.0])
+    if case == "nonleaf":
+        y = checkpoint(lambda a: a.sin(), h, use_reentrant=False)
+        h.add_(1)
+    elif case == "leaf":
+        y = checkpoint(lambda a, b: a.sin() * b, x, w, use_reentrant=False)
+        w.add_(1)
+    elif case == "nothing_saved":
+        y = checkpoint(lambda a: a * 2, h, use_reentrant=False)
+        h.add_(1)
+    else:  # an inference tensor argument
+        with lib.inference_mode():
+            w = lib.tensor([1.0, 2.0])
+        y = checkpoint(lambda a, b: a.sin() * b, x, w, use_reentrant=False)
+    y.sum().backward()
+    return x.grad
+
+
+def test_checkpoint_nonreentrant_argument_changed_in_place():
+    for case in ("nonleaf", "leaf", "nothing_saved", "inference"):
+        _check(lambda lib, case=case: _ckpt_mutated(lib, case))
+
+
+def test_checkpoint_nonreentrant_inference_argument_under_no_grad():
+    def run(lib):
+        from importlib import import_module
+
+        checkpoint = import_module(lib.__name__ + ".utils.checkpoint").checkpoint
+        with lib.inference_mode():
+            w = lib.tensor([1.0, 2.0])
+        with lib.no_grad():
+            return checkpoint(lambda a, b: a.sin() * b, lib.ones(2), w, use_reentrant=False)
+
+    _check(run)

@@ -25,8 +25,8 @@ from .. import _random
 from .._tensor import Tensor
 from ..autograd import engine as _engine
 from ..autograd.function import Function
-from ..autograd.grad_mode import enable_grad, no_grad
-from ..autograd.graph import saved_tensors_hooks
+from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
+from ..autograd.graph import _INFERENCE_SAVED, saved_tensors_hooks
 
 __all__ = [
     "CheckpointError",
@@ -312,6 +312,16 @@ class _Frame:
         self.meta = []  # (shape, dtype, device) of each tensor forward saved
         self.values = None  # index -> recomputed tensor, once recomputed
         self.token = None  # the backward call that recomputed them
+        # the positional tensor arguments and their versions: recomputing from an argument
+        # changed in place since forward would give silently wrong gradients; torch keeps
+        # them as saved tensors and its unpack raises, as here
+        self.inputs = []
+        if is_grad_enabled():
+            for a in args:
+                if isinstance(a, Tensor):
+                    if type(a._vc) is not list:
+                        raise RuntimeError(_INFERENCE_SAVED)
+                    self.inputs.append((a, a._version))
 
     def pack(self, t):
         self.meta.append((tuple(t.shape), t.dtype, t.device))
@@ -328,7 +338,18 @@ class _Frame:
             self.token = token
         return self.values[handle.index]
 
+    def _check_inputs(self):
+        from ..autograd.graph import _modified_message
+
+        for t, version in self.inputs:
+            if t._version != version:
+                fn = t._grad_fn
+                edge = (fn, t._output_nr) if fn is not None else None
+                raise RuntimeError(_modified_message(None, t._array, 0, t._version, version,
+                                                     edge=edge))
+
     def recompute(self):
+        self._check_inputs()
         got = []
         wanted = len(self.meta)
 
