@@ -172,8 +172,9 @@ def _ufunc_in_place(self, fn, args, kwargs):
     alpha = kwargs.get("alpha", 1)
     if kwargs.get("rounding_mode") is not None or (len(kwargs) - ("alpha" in kwargs)) > 0:
         return False
-    if alpha.__class__ is bool:
-        return False  # torch refuses a bool alpha for non-bool results: the general path checks
+    if alpha.__class__ is bool or not isinstance(alpha, _REAL_ALPHA):
+        return False  # torch refuses a bool alpha for non-bool results, a list, a string...:
+        # the general path checks
     if isinstance(other, graph.Tensor):
         src = other._array
         if type(src) is not np.ndarray or src.dtype.kind != dst.dtype.kind or \
@@ -293,6 +294,7 @@ def _split_in_place(fn, dst, src, alpha):
     return True
 
 
+_REAL_ALPHA = (int, float, np.integer, np.floating)  # alphas the fast path applies as is
 _ANY_INT = (-(1 << 63), (1 << 64) - 1)  # what torch reads a Python int into a float as
 _INT_RANGE = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
               for t in (np.int8, np.int16, np.int32, np.int64, np.uint8)}

@@ -14,7 +14,7 @@ from .._tensor import Tensor, _make
 from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.inplace import apply_inplace, memory_owner
 from ..backend import xp_of as backend_xp
-from ._util import user_stacklevel
+from ._util import _entry_call, _is_method, user_stacklevel
 
 _NUMBER = (int, float, bool, complex, np.generic)
 
@@ -77,14 +77,22 @@ def type_name(x):
 
 def _check_number_or_tensor(fn, x, name="other", pos=2):
     if not isinstance(x, Tensor) and not isinstance(x, _NUMBER):
-        raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, "
+        raise TypeError(f"{fn}(): argument '{name}' (position {_place(pos)}) must be Tensor, "
                         f"not {type_name(x)}")
 
 
 def _check_tensor(fn, x, name="input", pos=1):
     if not isinstance(x, Tensor):
-        raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not "
-                        f"{type_name(x)}")
+        raise TypeError(f"{fn}(): argument '{name}' (position {_place(pos)}) must be Tensor, "
+                        f"not {type_name(x)}")
+
+
+def _place(pos):
+    """An argument's position in the user's call: one less in a tensor method's call, where
+    torch does not count self (``x.add("a")``: position 1). Error path only: reads the stack."""
+    if pos > 1 and _is_method(_entry_call()[0]):
+        return pos - 1
+    return pos
 
 
 def _is_float(x):

@@ -26,10 +26,10 @@ from ..backend._libm_f32 import SMALL as _SMALL
 from . import _intraop
 from ._accumulate import is_half
 from ._pointwise import (
-    _broadcast_error, _check_number_or_tensor, _check_tensor, _cj, _is_float,
-    _not_implemented, _out, _zeros_like,
+    _NUMBER, _broadcast_error, _check_number_or_tensor, _check_tensor, _cj, _is_float,
+    _not_implemented, _out, _zeros_like, type_name,
 )
-from ._util import pointwise_layout_result, user_stacklevel
+from ._util import _entry_call, pointwise_layout_result, user_stacklevel
 from ._util import tensor_from_array as _make
 from .comparison import where
 from .division import div
@@ -493,6 +493,10 @@ def _check_alpha(fn, input, other, alpha):
     """torch refuses a float alpha for integer results, a bool alpha for non-bool ones and an
     alpha the result's dtype cannot hold; returns alpha as the op applies it (a negative one
     wrapped into an unsigned dtype)."""
+    if not isinstance(alpha, (_NUMBER, Tensor)):
+        entry = _entry_call()[0]  # add_/sub_/subtract when the program called those
+        raise TypeError(f"{entry.f_code.co_name if entry is not None else fn}(): argument "
+                        f"'alpha' must be Number, not {type_name(alpha)}")
     dt = _dtype.result_type(input, other)
     if isinstance(alpha, (float, complex)) and dt._category < _dtype._FLOAT:
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
