@@ -8,10 +8,11 @@ and one node.
 
 The batch dims are folded into the GEMM's rows in the order they lie in memory, so a permuted
 view (``x.transpose(0, 1)`` of a batch-first activation, as ``MultiheadAttention`` makes) costs
-no copy; the output keeps the input's layout. ``backward_arrays`` is one NumPy pass, which the
-engine runs when no graph is being built; ``backward`` is the same formulas written with
-numtorch ops, run under ``create_graph`` (so double backward works); the tests compare both
-with torch.
+no copy there: its projections keep the input's layout (``keep_layout``); plain ``F.linear``
+returns torch's row-major result (copying the smaller of input and output).
+``backward_arrays`` is one NumPy pass, which the engine runs when no graph is being built;
+``backward`` is the same formulas written with numtorch ops, run under ``create_graph`` (so
+double backward works); the tests compare both with torch.
 """
 
 import functools
@@ -116,8 +117,9 @@ def _add_bias(y2, b):
         y2 += b  # the GEMM's fresh output, so adding in place allocates nothing
 
 
-def _affine(xp, x, w, b):
-    """x @ w^T (+ b) over the last dim of ``x`` as one GEMM; the result keeps x's layout."""
+def _affine(xp, x, w, b, keep_layout=False):
+    """x @ w^T (+ b) over the last dim of ``x`` as one GEMM; the result is row-major as
+    torch's (or, with ``keep_layout``, in x's layout: no copy of a permuted input at all)."""
     if x.ndim == 2:
         y = _x_wt(xp, x, w)
         if b is not None:
@@ -125,10 +127,13 @@ def _affine(xp, x, w, b):
         return y
     # one large GEMM over all rows (not one per batch entry), rows in memory order
     perm = None if x.flags.c_contiguous else _memory_order(x)
+    if perm is not None and not keep_layout and x.shape[-1] <= w.shape[0]:
+        perm = None  # copying the input into row order is the smaller copy
     y2 = _x_wt(xp, _rows(x, perm), w)
     if b is not None:
         _add_bias(y2, b)  # (the same values as adding to the unfolded view)
-    return _unfold(y2, x.shape, perm)
+    y = _unfold(y2, x.shape, perm)
+    return y if perm is None or keep_layout else xp.ascontiguousarray(y)
 
 
 class _Shown(Node):
@@ -169,7 +174,10 @@ class LinearFused(Op):
             return core
         return (_shown("AddmmBackward0" if bias else "MmBackward0", core),)
 
+    keep_layout = False  # (a call's ``keep_layout=True`` is set on its node)
+
     def forward(self, x, w, b=None):
+        keep_layout = self.keep_layout
         self.save_operands_for_product(x, w)  # x for dW, W for dx: only what is needed
         if b is not None and x.dtype.itemsize == 2:
             # torch adds a half-precision bias to the float32 accumulator and rounds once;
@@ -178,8 +186,9 @@ class LinearFused(Op):
             # an ulp from torch's CPU result; float64 sums would match more of them but run at
             # 1/64 of float32's speed on most GPUs, in the hot path of mixed precision)
             f32 = self.xp.float32
-            return _affine(self.xp, x.astype(f32), w.astype(f32), b.astype(f32)).astype(x.dtype)
-        return _affine(self.xp, x, w, b)
+            return _affine(self.xp, x.astype(f32), w.astype(f32), b.astype(f32),
+                           keep_layout).astype(x.dtype)
+        return _affine(self.xp, x, w, b, keep_layout)
 
     def backward_arrays(self, g):
         x, w = self.saved_operands()
@@ -224,13 +233,19 @@ class LinearFused(Op):
         return (gx, gw) if len(needs) == 2 else (gx, gw, gb)
 
 
-def linear_fused(input, weight, bias=None):
+def linear_fused(input, weight, bias=None, keep_layout=False):
     """``input @ weight.T + bias`` for operands checked by ``nn.functional.linear``.
 
     The caller guarantees: ``input`` at least 2-D, ``weight`` 2-D with
     ``weight.shape[1] == input.shape[-1]``, ``bias`` None or 1-D of ``weight.shape[0]``
-    elements, all floating point of one dtype.
+    elements, all floating point of one dtype. The result is row-major (torch's layout) unless
+    ``keep_layout`` (``MultiheadAttention``'s projections): then a permuted input is read
+    without a copy and the result keeps its layout.
     """
+    if keep_layout:
+        if bias is None:
+            return LinearFused.apply(input, weight, keep_layout=True)
+        return LinearFused.apply(input, weight, bias, keep_layout=True)
     if bias is None:
         return LinearFused.apply(input, weight)
     return LinearFused.apply(input, weight, bias)

@@ -24,7 +24,7 @@ from ...ops.attention_ops import (ScaledDotProductAttention, multi_head_attentio
                                   scaled_dot_product)
 from . import _attention_half
 from .dropout import dropout as _dropout
-from .linear import linear as _linear
+from .linear import linear_keep_layout as _linear
 from .padding import pad as _pad
 from ..attention import _flags as _sdp_flags
 

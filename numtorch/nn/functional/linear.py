@@ -42,6 +42,17 @@ def linear(input, weight, bias=None):
         tensor([[3., 3., 3., 3.],
                 [3., 3., 3., 3.]])
     """
+    return _linear(input, weight, bias, False)
+
+
+def linear_keep_layout(input, weight, bias=None):
+    """``linear`` whose result keeps a permuted input's layout instead of torch's row-major one
+    (no copy of the input or output): for ``MultiheadAttention``'s projections, whose
+    sequence-first view of a batch-first activation would otherwise be copied."""
+    return _linear(input, weight, bias, True)
+
+
+def _linear(input, weight, bias, keep_layout):
     if not (isinstance(input, Tensor) and isinstance(weight, Tensor)
             and (bias is None or isinstance(bias, Tensor))):
         _need_tensor("linear", "input", 1, input)
@@ -55,7 +66,7 @@ def linear(input, weight, bias=None):
         if ((dt.kind == "f" or dt is _dtype._BF16_NP) and (wt is dt or wt == dt)
                 and (bias is None or (bias._array.shape == ws[:1]
                                       and bias._array.dtype == dt))):
-            return linear_fused(input, weight, bias)
+            return linear_fused(input, weight, bias, keep_layout)
     return _linear_general(input, weight, bias)
 
 

@@ -1,0 +1,56 @@
+"""Session 50 nn/optim parity fixes, each checked against real torch at test time (oracle:
+``tests.oracle.same`` runs one lambda on both libraries and compares whatever comes out)."""
+
+import numpy as np
+import pytest
+
+from tests.oracle import same
+
+# -- 1. F.linear / nn.Linear on a permuted or expanded input: a row-major result ---------------
+
+_LAYOUTS = {
+    "transpose01": lambda t, a: t.from_numpy(a.reshape(5, 9, 24)).transpose(0, 1),
+    "permute4d": lambda t, a: t.from_numpy(a[:144].reshape(2, 3, 1, 24).repeat(4, 2)).permute(
+        2, 0, 1, 3),
+    "expanded": lambda t, a: t.from_numpy(a[:216].reshape(1, 9, 24)).expand(5, 9, 24),
+    "channels_last": lambda t, a: t.from_numpy(a[:576].reshape(2, 24, 3, 4)).permute(0, 2, 3, 1),
+    "sliced_last": lambda t, a: t.from_numpy(a.reshape(5, 9, 24))[..., ::2],
+}
+
+
+def _linear_layout(t, layout, out_features, bias, grad):
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(5 * 9 * 24).astype(np.float32)
+    x = _LAYOUTS[layout](t, a)
+    in_features = x.shape[-1]
+    w = t.from_numpy(rng.standard_normal((out_features, in_features)).astype(np.float32))
+    b = t.from_numpy(rng.standard_normal(out_features).astype(np.float32)) if bias else None
+    if grad:
+        x = x.detach().requires_grad_()
+        w.requires_grad_()
+    y = t.nn.functional.linear(x, w, b)
+    res = [y, tuple(y.stride()), y.is_contiguous()]
+    if grad:
+        y.backward(t.ones_like(y))
+        res += [x.grad, tuple(x.grad.stride()), w.grad]
+    return res
+
+
+@pytest.mark.parametrize("grad", [False, True])
+@pytest.mark.parametrize("bias", [False, True])
+@pytest.mark.parametrize("out_features", [7, 40])
+@pytest.mark.parametrize("layout", sorted(_LAYOUTS))
+def test_linear_permuted_input_row_major(layout, out_features, bias, grad):
+    """torch's linear returns a row-major result whatever the input's layout; numtorch kept a
+    permuted input's layout (strides (19, 171, 1) for torch's (95, 19, 1))."""
+    same(lambda t: _linear_layout(t, layout, out_features, bias, grad), rtol=1e-5, atol=1e-5)
+
+
+def test_linear_module_transposed_input_strides():
+    def f(t):
+        t.manual_seed(0)
+        m = t.nn.Linear(24, 19)
+        x = t.arange(5 * 9 * 24, dtype=t.float32).reshape(5, 9, 24).transpose(0, 1) / 100
+        y = m(x)
+        return tuple(y.stride()), y.is_contiguous()
+    same(f)
