@@ -116,8 +116,14 @@ class VmapRng:
             def draw(shape):
                 if len(shape) == 1:
                     return self._base.permutation(n)
-                rows = np.broadcast_to(np.arange(n), shape).copy()
-                return self._base.permuted(rows, axis=-1)
+                # one draw per sample in turn, as torch (a loop over the batch); torch's
+                # innermost level loops outermost, so the outermost level's index varies
+                # fastest between draws
+                lead = shape[:-1]
+                rows = [self._base.permutation(n) for _ in range(int(np.prod(lead)))]
+                k = len(lead)
+                order = tuple(range(k - 1, -1, -1)) + (k,)
+                return np.stack(rows).reshape(lead[::-1] + (n,)).transpose(order)
             return self._direct(draw, (int(n),))
         if self.mode() == "error":
             raise RuntimeError(ERROR)
