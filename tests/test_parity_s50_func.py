@@ -54,7 +54,7 @@ def _check(fn, rtol=1e-5, atol=1e-6, msg=True):
 def _randperm(lib, modes):
     vmap = lib.func.vmap
     lib.manual_seed(0)
-    f = lambda a: lib.randperm(4)  # noqa: E731
+    f = lambda a: lib.randperm(4)
     for mode in modes:
         f = vmap(f, randomness=mode)
     shape = (3, 2, 2)[:len(modes)]
