@@ -380,38 +380,49 @@ def _weight_from(xp, du, o, c):
     return xp.matmul(du.reshape(16, o * c).T, maps).reshape(o, c, 3, 3)
 
 
-def _scatter_tiles(xp, g, th, tw):
+def _scatter_tiles(xp, g, th, tw, signed=False):
     """The input-side adjoint ``B G B^T`` of every tile, its overlapping 4x4 patches (stride
     2) added up, as an ``(2 th + 2, 2 tw + 2, N, C)`` image of the padded input's gradient.
 
-    ``g`` is ``(4, 4, th, tw, N, C)``. With ``B^T``'s rows (1,0,-1,0), (0,1,1,0), (0,-1,1,0),
-    (0,1,0,-1), a tile's patch row i is ``Q_i = sum_a B^T[a, i] G[a]``: ``Q_0 = G_0``,
-    ``Q_1 = G_1 - G_2 + G_3``, ``Q_2 = G_1 + G_2 - G_0``, ``Q_3 = -G_3``; image row 2s gets
-    ``Q_0`` of tile row s and ``Q_2`` of tile row s - 1, row 2s + 1 ``Q_1`` of s and ``Q_3`` of
-    s - 1. The same again along the columns, on both row phases at once."""
+    ``g`` is ``(4, 4, th, tw, N, C)``; with ``signed`` each entry comes times its
+    ``TILE_SIGNS`` sign (``G[a, b]`` negated where exactly one of a, b is 3), which the two
+    folds take out as they go (``_fold``'s ``signed``), exactly. With ``B^T``'s rows
+    (1,0,-1,0), (0,1,1,0), (0,-1,1,0), (0,1,0,-1), a tile's patch row i is
+    ``Q_i = sum_a B^T[a, i] G[a]``: ``Q_0 = G_0``, ``Q_1 = G_1 - G_2 + G_3``,
+    ``Q_2 = G_1 + G_2 - G_0``, ``Q_3 = -G_3``; image row 2s gets ``Q_0`` of tile row s and
+    ``Q_2`` of tile row s - 1, row 2s + 1 ``Q_1`` of s and ``Q_3`` of s - 1. The same again
+    along the columns, on both row phases at once."""
     n, c = g.shape[4:]
     img = xp.empty((th + 1, 2, tw + 1, 2, n, c), dtype=g.dtype)
     r = xp.empty((2, 4, th + 1, tw, n, c), dtype=g.dtype)  # [row phase, b, s, u]
-    _fold(xp, g[0], g[1], g[2], g[3], r[0], r[1], th)
+    _fold(xp, g[0], g[1], g[2], g[3], r[0], r[1], th, signed)
     # the columns: b is now axis 1 of r, u axis 3; the result's column phases are img's axis 3
     q = r.transpose(1, 0, 2, 3, 4, 5)  # (4 b, 2 row phases, th + 1, tw, N, C)
     out = img.transpose(3, 1, 0, 2, 4, 5)  # (2 col phases, 2 row phases, th + 1, tw + 1, ...)
     _fold(xp, *(qb.swapaxes(1, 2) for qb in q), out[0].swapaxes(1, 2),
-          out[1].swapaxes(1, 2), tw)
+          out[1].swapaxes(1, 2), tw, signed)
     return img.reshape(2 * th + 2, 2 * tw + 2, n, c)
 
 
-def _fold(xp, g0, g1, g2, g3, even, odd, t):
+def _fold(xp, g0, g1, g2, g3, even, odd, t, signed=False):
     """``even[s] = G_0[s] + (G_1 + G_2 - G_0)[s - 1]`` and ``odd[s] = (G_1 - G_2 + G_3)[s] -
     G_3[s - 1]`` for s in ``0..t`` along axis 1 (terms outside ``0..t-1`` are zero); the
-    arrays' axis 0 is carried along."""
+    arrays' axis 0 is carried along. With ``signed``, ``g3`` holds -G_3: each of its terms
+    changes sides (``a - (-b)`` is ``a + b`` exactly, so the results are the same bits but
+    for the sign of a zero)."""
     h = xp.add(g1, g2)
     h -= g0
     k = xp.subtract(g1, g2)
-    k += g3
     even[:, 0] = g0[:, 0]
     xp.add(g0[:, 1:], h[:, :-1], out=even[:, 1:t])
     even[:, t] = h[:, t - 1]
+    if signed:
+        k -= g3
+        odd[:, 0] = k[:, 0]
+        xp.add(k[:, 1:], g3[:, :-1], out=odd[:, 1:t])
+        odd[:, t] = g3[:, t - 1]
+        return
+    k += g3
     odd[:, 0] = k[:, 0]
     xp.subtract(k[:, 1:], g3[:, :-1], out=odd[:, 1:t])
     xp.negative(g3[:, t - 1], out=odd[:, t])
@@ -432,8 +443,9 @@ def backward(xp, x, gy, u, padding, need_dx=True, dx=None):
     (lh, _), (lw, _) = padding
     if need_dx and dx is None:
         dx = xp.empty(x.shape, dtype=x.dtype)
-    if need_dx:
-        u = _signed(xp, u, u.dtype)  # the tiles' signs, folded into the filters
+    # the tiles' signs stay in dM @ U, taken out by the scatter's additions (multiplying them
+    # into the filters was a pass over 16/9 of the weight per call: ResNet-18's 512-channel
+    # filters are 16 MB, ~15 ms of a one-thread step over its 13 such convolutions)
     du = None
     step = _samples_per_block(n, th * tw, max(c, o), x.itemsize)
     for i in range(0, n, step):
@@ -448,7 +460,7 @@ def backward(xp, x, gy, u, padding, need_dx=True, dx=None):
             du += part
         if need_dx:
             g = xp.matmul(dm, u).reshape(4, 4, th, tw, m, c)
-            img = _scatter_tiles(xp, g, th, tw)
+            img = _scatter_tiles(xp, g, th, tw, True)
             del g
             _copy(xp, img[lh:lh + h, lw:lw + w].transpose(2, 3, 0, 1), dx[i:i + m])
     if du is None:  # an empty batch
