@@ -144,6 +144,55 @@ def aa_table(xp, dt, mode, in_size, out_size, align_corners, scale):
     return xp.asarray(idx), xp.asarray(w.astype(dt))
 
 
+def _fma32(a, b, c):
+    """float32 ``a * b + c`` rounded once (the product is exact in float64)."""
+    f64 = np.float64
+    return (np.asarray(a, f64) * np.asarray(b, f64) + np.asarray(c, f64)).astype(np.float32)
+
+
+def _aa_filter32(mode, x):
+    """The antialiasing filter at ``|x|`` (float32 array) as torch's float kernel evaluates it:
+    the cubic's polynomials by Horner steps contracted into fused multiply-adds."""
+    f32 = np.float32
+    if mode == "bilinear":
+        return np.maximum(f32(1) - x, f32(0))
+    a = f32(-0.5)
+    near = _fma32(_fma32(a + f32(2), x, -(a + f32(3))) * x, x, f32(1))
+    far = _fma32(_fma32(_fma32(a, x, -(f32(5) * a)), x, f32(8) * a), x, -(f32(4) * a))
+    return np.where(x < 1, near, np.where(x < 2, far, f32(0)))
+
+
+def torch_aa_table(mode, in_size, out_size, align_corners, scale):
+    """``aa_table`` for float32 bilinear/bicubic as torch's CPU kernel builds it (found by
+    behaviour, bit for bit): the step, window centre and support rounded to float32, each
+    window from ``int(centre -/+ support + 0.5)``, the filter read at ``(i - centre + 0.5)``
+    divided by the step when downsampling, the weights summed in window order and divided by
+    their float32 total. Returns NumPy ``(index, weight, width)``: ``(taps, out)`` tables
+    (zero weights past each window, whose ``width`` is per output)."""
+    f32, f64 = np.float32, np.float64
+    if align_corners:
+        s = f32(in_size - 1) / f32(out_size - 1) if out_size > 1 else f32(0)
+    elif scale is not None and scale > 0:
+        s = f32(1.0 / scale)
+    else:
+        s = f32(in_size) / f32(out_size)
+    half = 1.0 if mode == "bilinear" else 2.0
+    support = f32(half * f64(s)) if s >= 1 else f32(half)
+    inv = f64(f32(1.0 / f64(s))) if s >= 1 else 1.0
+    center = (f64(s) * (np.arange(out_size) + 0.5)).astype(f32)
+    lo = np.maximum(((center - support).astype(f64) + 0.5).astype(np.int64), 0)
+    width = np.minimum(((center + support).astype(f64) + 0.5).astype(np.int64), in_size) - lo
+    taps = max(int(width.max()), 1)
+    k = np.arange(taps)[:, None]
+    dist = ((k + lo).astype(f32) - center).astype(f64) + 0.5
+    w = np.where(k < width, _aa_filter32(mode, np.abs((dist * inv).astype(f32))), f32(0))
+    total = np.zeros(out_size, f32)
+    for t in range(taps):  # a handful of taps: summed in window order, as torch does
+        total += w[t]
+    w = np.where(total != 0, w / np.where(total != 0, total, f32(1)), w).astype(f32)
+    return np.minimum(lo + k, in_size - 1), w, width
+
+
 # ---------------------------------------------------------------------------------------------
 # grid_sample: integer tap positions
 
