@@ -46,7 +46,7 @@ class LDLFactor(Op):
         host = _host(a)
         name = "hetrf" if self.hermitian and host.dtype.kind == "c" else "sytrf"
         batch, n = host.shape[:-2], host.shape[-1]
-        flat = host.reshape((-1, n, n))
+        flat = host.reshape((int(np.prod(batch)), n, n))  # (-1 is ambiguous when empty)
         ld = np.zeros_like(flat).swapaxes(-1, -2)  # column-major, as sytrf writes it
         piv = np.zeros(flat.shape[:1] + (n,), dtype=np.int32)
         info = np.zeros(flat.shape[:1], dtype=np.int32)

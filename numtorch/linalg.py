@@ -130,7 +130,18 @@ def matrix_power(A, n, *, out=None):
     return _products.matrix_power(A, n, out=out)
 
 
-def pinv(A, *args, atol=None, rtol=None, hermitian=False, out=None):
+_NO_RCOND = object()  # rcond not passed (None is a wrong value for it, as in torch)
+_PINV_FORMS = (
+    ("(Tensor input, *, Tensor atol = None, Tensor rtol = None, bool hermitian = False, "
+     "Tensor out = None)"),
+    ("(Tensor input, *, float atol = None, float rtol = None, bool hermitian = False, "
+     "Tensor out = None)"),
+    "(Tensor input, Tensor rcond, bool hermitian = False, *, Tensor out = None)",
+    "(Tensor input, float rcond, bool hermitian = False, *, Tensor out = None)",
+)
+
+
+def pinv(A, *args, rcond=_NO_RCOND, atol=None, rtol=None, hermitian=False, out=None):
     """Moore-Penrose pseudo-inverse.
 
     Singular values (absolute eigenvalues when ``hermitian``) at or below
@@ -139,7 +150,8 @@ def pinv(A, *args, atol=None, rtol=None, hermitian=False, out=None):
 
     Args:
         A (Tensor): ``(*, m, n)`` matrices.
-        rcond (float or Tensor, optional, positional): the old name of ``rtol``.
+        rcond (float or Tensor, optional): the old name of ``rtol`` (not with ``atol`` or
+            ``rtol``).
         atol, rtol (float or Tensor, optional): absolute and relative tolerances.
         hermitian (bool): use the faster eigendecomposition for Hermitian ``A``.
 
@@ -148,11 +160,16 @@ def pinv(A, *args, atol=None, rtol=None, hermitian=False, out=None):
         tensor([[0.5000, 0.0000],
                 [0.0000, 0.0000]])
     """
-    if args:
-        if atol is not None or rtol is not None:
-            raise TypeError("linalg_pinv() received an invalid combination of arguments: pass "
-                            "either rcond or atol/rtol")
-        rtol = args[0]
+    if args or rcond is not _NO_RCOND:
+        if args and rcond is not _NO_RCOND:
+            raise TypeError("linalg_pinv() got multiple values for argument 'rcond'")
+        given = args[0] if args else rcond
+        if atol is not None or rtol is not None or given is None:
+            from .ops._util import invalid_combination
+
+            err = invalid_combination(_PINV_FORMS, _PINV_FORMS)
+            raise TypeError(str(err).replace("pinv()", "linalg_pinv()", 1))
+        rtol = given
         if len(args) > 1:
             hermitian = args[1]
     return _out(_lsq.pinv_impl(A, atol=atol, rtol=rtol, hermitian=hermitian), out,
@@ -235,6 +252,18 @@ def qr(A, mode="reduced", *, out=None):
     return _out(return_types.linalg_qr(_decomp.qr_parts(A, mode, "linalg.qr")), out, exact=True)
 
 
+def _svd_driver(driver, A, fn):
+    """torch's checks of ``driver=``: a string, and only for CUDA tensors (cuSOLVER's choice;
+    numtorch's CUDA backend takes it and computes as without it)."""
+    if driver is None:
+        return
+    if not isinstance(driver, str):
+        raise TypeError(f"{fn}(): argument 'driver' must be str, not {type(driver).__name__}")
+    if A.device.type != "cuda":
+        raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on "
+                           "CUDA inputs with cuSOLVER backend.")
+
+
 def svd(A, full_matrices=True, *, driver=None, out=None):
     """Singular value decomposition ``A = U diag(S) Vh``.
 
@@ -242,13 +271,15 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
         A (Tensor): ``(*, m, n)`` matrices.
         full_matrices (bool): square ``U`` and ``Vh`` when True, reduced (``k = min(m, n)``
             columns/rows) when False. Default: True.
-        driver (str, optional): accepted for compatibility (a CUDA-only choice in torch).
+        driver (str, optional): a CUDA-only choice in torch (an error for CPU tensors); on
+            CUDA tensors accepted and not used.
 
     Example:
         >>> torch.linalg.svd(torch.tensor([[3., 0.], [0., -2.]])).S
         tensor([3., 2.])
     """
     _decomp._svd_checks("linalg.svd", A)
+    _svd_driver(driver, A, "linalg_svd")
     return _out(return_types.linalg_svd(_decomp.svd_parts(A, full_matrices, True)), out,
                 exact=True)
 
@@ -261,6 +292,7 @@ def svdvals(A, *, driver=None, out=None):
         tensor([3., 2.])
     """
     _decomp._svd_checks("linalg.svdvals", A)
+    _svd_driver(driver, A, "linalg_svdvals")
     return _out(_decomp.svd_parts(A, False, False)[1], out, exact=True)
 
 

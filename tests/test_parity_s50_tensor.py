@@ -49,3 +49,96 @@ def test_complex_logcumsumexp_grads():
     x = numtorch.tensor([[1 + 1j, 2 - 1j], [0.5 + 3j, 0j]], dtype=numtorch.complex128,
                         requires_grad=True)
     assert numtorch.autograd.gradcheck(lambda v: numtorch.logcumsumexp(v, 1), (x,))
+
+
+# -- 2. linear algebra on empty matrices, pinv's rcond keyword, svd's driver, norm dims --------
+
+def _matrix_norm_of_zeros(shape, ord_):
+    return lambda t: t.linalg.matrix_norm(t.zeros(*shape), ord=ord_)
+
+
+_ORDS = {"1": 1, "m1": -1, "2": 2, "m2": -2, "inf": float("inf"), "minf": -float("inf"),
+         "nuc": "nuc", "fro": "fro"}
+_EMPTY_LINALG = {
+    f"matrix_norm_{'x'.join(map(str, shape))}_{name}": _matrix_norm_of_zeros(shape, o)
+    for shape in [(0, 3), (3, 0), (0, 0), (2, 0, 3), (2, 3, 0), (2, 0, 0)]
+    for name, o in _ORDS.items()
+}
+_EMPTY_LINALG.update({
+    "matrix_norm_keepdim_inf": lambda t: t.linalg.matrix_norm(t.zeros(2, 0, 3),
+                                                              ord=float("inf"), keepdim=True),
+    "matrix_norm_keepdim_m1_dims": lambda t: t.linalg.matrix_norm(t.zeros(3, 0, 2), ord=-1,
+                                                                  dim=(-3, -2), keepdim=True),
+    "matrix_norm_m1_dims_no_keep": lambda t: t.linalg.matrix_norm(t.zeros(2, 3, 0), ord=-1,
+                                                                  dim=(0, 2)),
+    "matrix_norm_m1_swapped": lambda t: t.linalg.matrix_norm(t.zeros(2, 3, 0), ord=-1,
+                                                             dim=(2, 0)),
+    "matrix_norm_complex_2": lambda t: t.linalg.matrix_norm(t.zeros(0, 3, dtype=t.complex64),
+                                                            ord=2),
+    "linalg_norm_2": lambda t: t.linalg.norm(t.zeros(0, 3), ord=2),
+    "cond_none": lambda t: t.linalg.cond(t.zeros(0, 3)),
+    "cond_m2_batch": lambda t: t.linalg.cond(t.zeros(2, 0, 3), -2),
+    "cond_1_wide": lambda t: t.linalg.cond(t.zeros(2, 0, 3), 1),
+    "cond_fro_wide": lambda t: t.linalg.cond(t.zeros(2, 0, 3), "fro"),
+    "cond_fro_square": lambda t: t.linalg.cond(t.zeros(2, 0, 0), "fro"),
+    "cond_complex": lambda t: t.linalg.cond(t.zeros(0, 0, dtype=t.complex64), 1),
+    "cond_int_empty": lambda t: t.linalg.cond(t.zeros(0, 0, dtype=t.int64), "nuc"),
+    "cond_int_square": lambda t: t.linalg.cond(t.zeros(2, 2, dtype=t.int64), 1),
+    "lu_wide": lambda t: t.linalg.lu(t.zeros(0, 3)),
+    "lu_tall": lambda t: t.linalg.lu(t.zeros(3, 0)),
+    "lu_batch": lambda t: t.linalg.lu(t.zeros(2, 0, 3)),
+    "lu_factor_tall": lambda t: t.linalg.lu_factor(t.zeros(3, 0)),
+    "lu_factor_ex_batch": lambda t: t.linalg.lu_factor_ex(t.zeros(2, 3, 0)),
+    "lu_unpack": lambda t: t.lu_unpack(*t.linalg.lu_factor(t.zeros(3, 0))),
+    "ldl_factor": lambda t: t.linalg.ldl_factor(t.zeros(0, 0)),
+    "tensordot_empty_k": lambda t: t.tensordot(t.zeros(2, 0), t.ones(0, 3), dims=1),
+    "tensordot_empty_k2": lambda t: t.tensordot(t.zeros(2, 0, 4), t.ones(0, 4, 3), dims=2),
+})
+
+
+@pytest.mark.parametrize("name", sorted(_EMPTY_LINALG))
+def test_linalg_on_empty_matrices(name):
+    same(_EMPTY_LINALG[name])
+
+
+def test_lu_of_empty_matrix_backward():
+    def fn(t):
+        a = t.zeros(3, 0, requires_grad=True)
+        p, low, up = t.linalg.lu(a)
+        (low.sum() + up.sum()).backward()
+        return p, low, up, a.grad
+
+    same(fn)
+
+
+_PINV_SVD_NORM = {
+    "pinv_rcond_kw": lambda t: t.linalg.pinv(t.tensor([[2., 1], [1, 2]]), rcond=0.5),
+    "pinv_rcond_tensor": lambda t: t.linalg.pinv(t.tensor([[2., 1], [1, 2]]),
+                                                 rcond=t.tensor(0.1)),
+    "pinv_rcond_hermitian": lambda t: t.linalg.pinv(t.tensor([[2., 1], [1, 2]]), rcond=0.5,
+                                                    hermitian=True),
+    "pinv_rcond_big": lambda t: t.linalg.pinv(t.tensor([[2., 1], [1, 2]]), rcond=0.4),
+    "pinv_rcond_positional": lambda t: t.linalg.pinv(t.tensor([[2., 1], [1, 2]]), 0.4),
+    "pinv_rcond_with_atol": lambda t: t.linalg.pinv(t.ones(3, 3), rcond=0.5, atol=0.1),
+    "pinv_rcond_none": lambda t: t.linalg.pinv(t.ones(3, 3), rcond=None),
+    "pinv_hermitian_not_square": lambda t: t.linalg.pinv(t.ones(2, 3), hermitian=True),
+    "svd_driver_cpu": lambda t: t.linalg.svd(t.ones(2, 3), driver="gesvd"),
+    "svdvals_driver_cpu": lambda t: t.linalg.svdvals(t.ones(2, 3), driver="gesvdj"),
+    "svd_driver_int": lambda t: t.linalg.svd(t.ones(2, 2), driver=3),
+    "svd_driver_after_dtype_check": lambda t: t.linalg.svd(t.ones(2, 3, dtype=t.int64),
+                                                           driver="gesvd"),
+    "svd_driver_none": lambda t: t.linalg.svd(t.eye(2) * 3, driver=None),
+    "norm_same_dims": lambda t: t.linalg.norm(t.ones(3, 3, 3), dim=(0, 0)),
+    "norm_same_dims_negative": lambda t: t.linalg.norm(t.ones(3, 3, 3), dim=(0, -3)),
+    "norm_same_dims_ord": lambda t: t.linalg.norm(t.ones(3, 3, 3), dim=(-1, 2), ord=2),
+    "matrix_norm_same_dims": lambda t: t.linalg.matrix_norm(t.ones(3, 3, 3), dim=(0, -3)),
+    "norm_two_dims": lambda t: t.linalg.norm(t.arange(27.).view(3, 3, 3), dim=(0, 2)),
+    "norm_two_dims_dtype": lambda t: t.linalg.norm(t.arange(27.).view(3, 3, 3), dim=(0, 2),
+                                                   keepdim=True, dtype=t.float64),
+    "norm_two_dims_int": lambda t: t.linalg.norm(t.ones(3, 3, dtype=t.int64), dim=(0, 1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PINV_SVD_NORM))
+def test_pinv_svd_norm_arguments(name):
+    same(_PINV_SVD_NORM[name], rtol=1e-6, atol=1e-6)

@@ -7,6 +7,8 @@
   exponential) used when SciPy is missing or the arrays live on a GPU.
 """
 
+import math
+
 import numpy as np
 
 from .. import _dtype
@@ -289,8 +291,8 @@ def lu_factor_array(xp, a):
     m, n = lu.shape[-2:]
     k = min(m, n)
     batch = lu.shape[:-2]
-    lu = lu.reshape((-1, m, n))
-    nb = lu.shape[0]
+    nb = math.prod(batch)  # (an explicit count: -1 is ambiguous for empty matrices)
+    lu = lu.reshape((nb, m, n))
     piv = xp.zeros((nb, k), dtype=xp.int64)
     info = xp.zeros(nb, dtype=xp.int32)
     rows = xp.arange(nb)
@@ -374,8 +376,8 @@ def swaps_to_permutation(xp, piv, m):
     ``P^T A``, from 0-based swaps ``piv`` (row i exchanged with row piv[i], in order)."""
     k = piv.shape[-1]
     batch = piv.shape[:-1]
-    flat = piv.reshape(-1, k)
-    nb = flat.shape[0]
+    nb = math.prod(batch)
+    flat = piv.reshape(nb, k)
     if nb < k:  # few large matrices: plain Python swaps are cheapest
         host = to_numpy(flat).tolist()
         out = []

@@ -79,6 +79,9 @@ def pinv_impl(A, atol=None, rtol=None, hermitian=False, fn="linalg.pinv"):
                            f"more dimensions of float, double, cfloat or cdouble types")
     xp = _xp_of(A)
     m, n = A.shape[-2:]
+    if hermitian and m != n:  # (torch's check in the eigendecomposition it takes)
+        raise RuntimeError(f"linalg.eigh: A must be batches of square matrices, but they are "
+                           f"{m} by {n} matrices")
     real_dt = A._array.real.dtype
     if rtol is None:
         rtol = 0.0 if (atol is not None and not _is_zero(atol)) else (

@@ -125,6 +125,8 @@ def lu_info(lu_):
     xp = _xp(lu_._array)
     d = xp.diagonal(lu_._array, axis1=-2, axis2=-1)
     zero = d == 0
+    if not d.shape[-1]:  # empty matrices: no pivots, info 0
+        return _make(xp.zeros(d.shape[:-1], dtype=xp.int32))
     return _make(xp.where(zero.any(-1), zero.argmax(-1) + 1, 0).astype(xp.int32))
 
 

@@ -137,8 +137,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     ndim = A._array.ndim
     d0, d1 = canonical_dim(dim[0], ndim), canonical_dim(dim[1], ndim)
     if d0 == d1:
-        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, "
-                           f"{dim[1]})")
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({d0}, {d1})")
     if dtype is not None:
         A = A.to(_dtype.as_dtype(dtype))
     if ord == "fro":
@@ -146,18 +145,26 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     if ord in ("nuc", 2, -2):
         m = A.movedim((d0, d1), (-2, -1))
         s = _svdvals(m)
-        r = s.sum(-1) if ord == "nuc" else (s.amax(-1) if ord == 2 else s.amin(-1))
+        if ord == -2 and s.shape[-1] == 0:  # (torch's amin over the last dim of no values)
+            raise IndexError("amin(): Expected reduction dim -1 to have non-zero size.")
+        if ord == "nuc" or (ord == 2 and s.shape[-1] == 0):  # empty: torch's 0 for 2
+            r = s.sum(-1)
+        else:
+            r = s.amax(-1) if ord == 2 else s.amin(-1)
         if keepdim:
             for d in sorted((d0, d1)):
                 r = r.unsqueeze(d)
         return _out(r, out)
     # 1 / -1: extreme column sum (sum over rows); inf / -inf: extreme row sum
     sum_dim, ext_dim = (d0, d1) if abs(ord) == 1 else (d1, d0)
-    r = A.abs().sum(sum_dim, keepdim=True)
-    r = r.amax(ext_dim, keepdim=True) if ord > 0 else r.amin(ext_dim, keepdim=True)
-    if not keepdim:
-        r = r.squeeze(max(d0, d1)).squeeze(min(d0, d1))
-    return _out(r, out)
+    r = A.abs().sum(sum_dim, keepdim=keepdim)
+    if not keepdim and ext_dim > sum_dim:
+        ext_dim -= 1
+    if ord < 0:
+        return _out(r.amin(ext_dim, keepdim=keepdim), out)
+    # the largest of non-negative sums: 0 over an empty dim, as torch gives it
+    return _out(r.sum(ext_dim, keepdim=keepdim) if r.shape[ext_dim] == 0
+                else r.amax(ext_dim, keepdim=keepdim), out)
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -183,8 +190,9 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
             if len(dims) != 2:
                 raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
                                    f"{' '.join(str(d) for d in dims)}")
-            return matrix_norm(A, "fro" if ord is None else ord, dims, keepdim, dtype=dtype,
-                               out=out)
+            if ord is None:  # the Frobenius norm is the 2-norm of all the entries (torch's
+                return vector_norm(A, 2, dims, keepdim, dtype=dtype, out=out)  # errors too)
+            return matrix_norm(A, ord, dims, keepdim, dtype=dtype, out=out)
         return vector_norm(A, 2 if ord is None else ord, dims, keepdim, dtype=dtype, out=out)
     if ord is None:
         return vector_norm(A, 2, None, keepdim, dtype=dtype, out=out)
@@ -216,15 +224,19 @@ def cond(A, p=None, *, out=None):
         raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
     if p not in (None,) + _MATRIX_ORDS or isinstance(p, bool):
         raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    m, n = A.shape[-2:]
+    if m * n == 0 and (not isinstance(p, str) or m == n):
+        # empty matrices: torch's 0 (in A's real dtype, also an integer one) for any shape,
+        # square for 'fro' and 'nuc'
+        return _out(A.new_zeros(A.shape[:-2]).abs(), out, castable="linalg.cond")
     if p in (None, 2, -2):
         s = _svdvals(A)
         big, small = s[..., 0], s[..., -1]
         return _out(big / small if p != -2 else small / big, out, castable="linalg.cond")
-    m, n = A.shape[-2:]
     if m != n:
         raise RuntimeError(f"linalg.cond(ord={p}): A must be batches of square matrices, but "
                            f"they are {m} by {n} matrices")
-    square_float("linalg.cond", A)
+    square_float("linalg.inv", A)  # (torch's check of the inverse it takes)
     from ..linalg import inv_ex
 
     inverse, info = inv_ex(A)

@@ -355,8 +355,10 @@ def tensordot(a, b, dims=2, out=None):
     fa = [d for d in range(a._array.ndim) if d not in da]
     fb = [d for d in range(b._array.ndim) if d not in db]
     k = int(np.prod([a.shape[d] for d in da], dtype=np.int64))
-    lhs = a.permute(tuple(fa + da)).reshape(-1, k)
-    rhs = b.permute(tuple(db + fb)).reshape(k, -1)
+    m = int(np.prod([a.shape[d] for d in fa], dtype=np.int64))  # (-1 is ambiguous for
+    n = int(np.prod([b.shape[d] for d in fb], dtype=np.int64))  # an empty k)
+    lhs = a.permute(tuple(fa + da)).reshape(m, k)
+    rhs = b.permute(tuple(db + fb)).reshape(k, n)
     shape = [a.shape[d] for d in fa] + [b.shape[d] for d in fb]
     return _out(matmul(lhs, rhs).reshape(shape), out,
                 exact="tensordot: Expected the output tensor to have dtype {want}, but got an "
