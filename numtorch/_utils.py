@@ -4,7 +4,7 @@ torch's path so ``import torch._utils`` and code that reads or patches them work
 
 from ._serialization._rebuild import (  # noqa: F401
     _rebuild_device_tensor_from_cpu_tensor, _rebuild_meta_tensor_no_storage, _rebuild_parameter,
-    _rebuild_parameter_with_state,
+    _rebuild_nested_tensor, _rebuild_parameter_with_state,
     _rebuild_tensor, _rebuild_tensor_v2, _rebuild_tensor_v3,
 )
 from ._quantized_serial import _rebuild_qtensor  # noqa: F401,E402

@@ -4,6 +4,7 @@ record what a compiler would be told: functions come back unchanged and ``mark_*
 dimensions on the tensor under the attribute names torch uses, which programs may read back."""
 
 import contextlib
+import dataclasses
 import functools
 
 __all__ = ["allow_in_graph", "assume_constant_result", "disallow_in_graph", "forbid_in_graph",
@@ -28,6 +29,16 @@ def substitute_in_graph(original_fn, *, can_constant_fold_through=False,
 
 def graph_break():
     """Where a compiler would split the graph; nothing happens when running eagerly."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _DimRange:
+    """A dimension of a tensor and the least and greatest sizes it may take (what torch's
+    ``mark_dynamic(min=, max=)`` records; checkpoints of jagged nested tensors hold them)."""
+
+    dim: int
+    min: int
+    max: int
 
 
 def _note(t, attr, index):

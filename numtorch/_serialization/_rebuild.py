@@ -518,6 +518,15 @@ def _rebuild_from_type_v2(func, new_type, args, state):
     if not isinstance(args, tuple):
         raise load_error(RuntimeError, f"load: _rebuild_from_type_v2 expects an argument "
                                        f"tuple, got {type(args).__name__}")
+    if func is _rebuild_njt or new_type is NJT_CLASS:
+        if func is not _rebuild_njt or new_type is not NJT_CLASS:
+            raise load_error(RuntimeError, "load: torch's NestedTensor class is rebuilt only "
+                                           "by _rebuild_njt")
+        t = func(*args)
+        # torch's own NestedTensor fields (already given to the constructor) are not state
+        if isinstance(state, dict):
+            state = {k: v for k, v in state.items() if k not in _NJT_FIELDS}
+        return restore_state(t, state)
     t = func(*args)
     if not isinstance(t, Tensor):
         raise load_error(RuntimeError, f"load: _rebuild_from_type_v2 expects its function to "
@@ -544,3 +553,100 @@ def _storage_class(name):
     _unused.storage_name = name
     _unused.__qualname__ = _unused.__name__ = name
     return _unused
+
+
+# -- nested tensors ---------------------------------------------------------------------------
+class _NJTClass:
+    """Stands for ``torch.nested._internal.nested_tensor.NestedTensor`` in a checkpoint: the
+    class ``_rebuild_from_type_v2`` is given beside ``_rebuild_njt`` (whose result is already
+    numtorch's jagged nested tensor)."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "torch.nested._internal.nested_tensor.NestedTensor"
+
+
+NJT_CLASS = _NJTClass()
+_NJT_FIELDS = frozenset({"_ragged_idx", "_values", "_offsets", "_lengths", "_metadata_cache",
+                         "_dynamo_propagated_dynamic_indices", "_size", "_strides"})
+
+
+def _int64_table(t, name, ndim):
+    if not isinstance(t, Tensor) or t.dim() != ndim:
+        raise load_error(RuntimeError, f"load: a nested tensor's {name} must be a {ndim}-d "
+                                       f"int64 tensor")
+    if t.dtype != _dtype.int64:
+        found = _dtype._TYPE_DISPLAY.get(t.dtype.name, t.dtype.name)
+        raise load_error(RuntimeError, f"expected scalar type Long but found {found}")
+    return [[int(v) for v in row] for row in t.detach().numpy().reshape(len(t), -1)]
+
+
+def _rebuild_nested_tensor(buffer, sizes, strides, storage_offsets):
+    """``torch._utils._rebuild_nested_tensor``: a strided nested tensor whose component ``i``
+    is ``buffer.as_strided(sizes[i], strides[i], storage_offsets[i])`` (copied into numtorch's
+    component-after-component buffer). Each component's geometry is checked against the
+    buffer first, with torch's messages."""
+    from .. import nested
+
+    if not isinstance(buffer, Tensor) or buffer.dim() != 1:
+        raise load_error(RuntimeError, "load: a nested tensor's buffer must be a 1-d tensor")
+    size = _int64_table(sizes, "sizes", 2)
+    stride = _int64_table(strides, "strides", 2)
+    start = [row[0] for row in _int64_table(storage_offsets, "storage offsets", 1)]
+    if len(stride) != len(size) or len(start) != len(size) or \
+            any(len(a) != len(b) for a, b in zip(size, stride)):
+        raise load_error(RuntimeError, "load: a nested tensor's sizes, strides and storage "
+                                       "offsets do not match in shape")
+    comps = []
+    for sz, st, off in zip(size, stride, start):
+        if off >= 0 and all(d >= 0 for d in sz + st) and 0 not in sz:
+            last = off + sum((n - 1) * s for n, s in zip(sz, st))
+            if last >= buffer.numel() and (last + 1) * buffer.element_size() <= _INT64_MAX:
+                item = buffer.element_size()
+                raise load_error(RuntimeError, f"setStorage: sizes {sz}, strides {st}, storage "
+                                               f"offset {off}, and itemsize {item} requiring a "
+                                               f"storage size of {(last + 1) * item} are out "
+                                               f"of bounds for storage of size "
+                                               f"{buffer.numel() * item}")
+        _check_geometry(sz, st, off, buffer.numel(), buffer.element_size())
+        comps.append(buffer.as_strided(tuple(sz), tuple(st), off))
+    with warnings.catch_warnings():  # (torch's load does not warn the prototype warning)
+        warnings.simplefilter("ignore", UserWarning)
+        if buffer.requires_grad:  # as in torch, a view of the buffer: no leaf, grads flow
+            return nested.as_nested_tensor(comps)
+        return nested.nested_tensor(comps, dtype=buffer.dtype)
+
+
+def _rebuild_njt(constructor_kwargs):
+    """``torch.nested._internal.nested_tensor._rebuild_njt``: a jagged nested tensor from its
+    values, offsets and ragged dimension (1, or 2 after a transpose)."""
+    from .. import nested
+
+    kw = constructor_kwargs
+    if not isinstance(kw, dict) or not isinstance(kw.get("values"), Tensor):
+        raise load_error(RuntimeError, "load: _rebuild_njt expects a dict with the values "
+                                       "tensor")
+    values = kw["values"]
+    off = np.array([row[0] for row in _int64_table(kw.get("offsets"), "offsets", 1)],
+                   dtype=np.int64)
+    ridx = kw.get("_ragged_idx", 1)
+    if kw.get("lengths") is not None:
+        raise load_error(RuntimeError, "numtorch cannot load a jagged nested tensor with "
+                                       "lengths (a non-contiguous one)")
+    if ridx not in (1, 2) or values.dim() < ridx:
+        raise load_error(RuntimeError, f"load: numtorch loads jagged nested tensors whose "
+                                       f"ragged dimension is 1 or 2, not {ridx!r:.40}")
+    if ridx == 2:
+        values = values.movedim(1, 0)
+    if len(off) < 1 or off[0] != 0 or (np.diff(off) < 0).any() or off[-1] != values.shape[0]:
+        raise load_error(RuntimeError, f"load: a jagged nested tensor's offsets must rise from "
+                                       f"0 to the {values.shape[0]} rows of its values")
+    cache = kw.get("_metadata_cache") or {}
+    top = cache.get("max_seqlen") if isinstance(cache, dict) else None
+    max_seqlen = top.shape[0] if isinstance(top, Tensor) and top.dim() == 2 else None
+    nt = nested.nested_tensor_from_jagged(values.detach(), kw["offsets"],
+                                          max_seqlen=max_seqlen)
+    if kw.get("requires_grad"):
+        nt.requires_grad_(True)
+    return nt.transpose(1, 2) if ridx == 2 else nt

@@ -161,6 +161,12 @@ def _default_allowed():
         from ..ops.sparse_ops import _rebuild_sparse_tensor
 
         table["torch._utils._rebuild_sparse_tensor"] = _rebuild_sparse_tensor
+        table["torch.nested._internal.nested_tensor._rebuild_njt"] = _rebuild._rebuild_njt
+        table["torch.nested._internal.nested_tensor.NestedTensor"] = _rebuild.NJT_CLASS
+        table["torch._utils._rebuild_nested_tensor"] = _rebuild._rebuild_nested_tensor
+        from .._dynamo.decorators import _DimRange
+
+        table["torch._dynamo.decorators._DimRange"] = _DimRange  # in NJTs' seqlen metadata
         table["torch.serialization._get_layout"] = _get_layout
         for name in _qs.__all__[1:]:  # the qschemes (torch.per_tensor_affine, ...)
             table[f"torch.{name}"] = getattr(_qs, name)
@@ -175,6 +181,12 @@ def _default_allowed():
         table.update(_legacy_tensor_classes())
         _DEFAULT = table
     return _DEFAULT
+
+
+def _dim_range():
+    """The one allowed class of torch's defaults that BUILD sets the state of (the frozen
+    dataclass ``torch._dynamo.decorators._DimRange``)."""
+    return _default_allowed()["torch._dynamo.decorators._DimRange"]
 
 
 def _legacy_tensor_classes():
@@ -430,7 +442,8 @@ class WeightsOnly:
                 raise pickle.UnpicklingError(f"Can only set string-named attributes on "
                                              f"{kind.__name__}, got {_short(state)}")
             inst.__dict__.update(state)
-        elif self._is_allowed(kind) and id(kind) not in self._default_ids:
+        elif self._is_allowed(kind) and (id(kind) not in self._default_ids
+                                          or kind is _dim_range()):
             setstate = getattr(inst, "__setstate__", None)
             if setstate is not None:
                 try:
