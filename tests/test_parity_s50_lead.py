@@ -28,3 +28,43 @@ def _outcome(lib, expr):
 ])
 def test_argument_errors_match_torch(expr):
     assert _outcome(nt, expr) == _outcome(real, expr)
+
+
+def _same(a, b):
+    if isinstance(a, tuple):
+        assert len(a) == len(b)
+        for x, y in zip(a, b):
+            _same(x, y)
+        return
+    assert str(a.dtype).replace("torch.", "") == str(b.dtype).replace("torch.", "")
+    assert a.shape == b.shape and a.tolist() == b.tolist()
+
+
+_UNIQUE_DATA = {
+    "labels": lambda g: g.integers(0, 10, (6, 50)),
+    "negative": lambda g: g.integers(-300, 5, (400,)),
+    "uint8": lambda g: g.integers(0, 256, (3, 70)).astype(np.uint8),
+    "int8": lambda g: g.integers(-128, 128, (90,)).astype(np.int8),
+    "int16": lambda g: g.integers(-30000, 30000, (40,)).astype(np.int16),
+    "int32_wide": lambda g: g.integers(-2**31, 2**31 - 1, (300,)).astype(np.int32),
+    "int64_wide": lambda g: g.integers(-2**62, 2**62, (5, 60)),
+    "int64_extremes": lambda g: np.array([2**63 - 1, -2**63, 0, 2**63 - 1, -2**63]),
+    "bool": lambda g: g.integers(0, 2, (7, 9)).astype(bool),
+    "all_true": lambda g: np.ones(5, bool),
+    "one": lambda g: np.array([7]),
+    "constant": lambda g: np.full((4, 4), -3, np.int16),
+}
+
+
+@pytest.mark.parametrize("inverse,counts", [(False, False), (True, False), (False, True),
+                                            (True, True)])
+@pytest.mark.parametrize("data", sorted(_UNIQUE_DATA))
+def test_unique_of_integers_matches_torch(device, data, inverse, counts):
+    a = _UNIQUE_DATA[data](np.random.default_rng(len(data)))
+    for sort in (True, False):
+        got = nt.unique(nt.tensor(a, device=device), sorted=sort, return_inverse=inverse,
+                        return_counts=counts)
+        got = tuple(t.cpu() for t in got) if isinstance(got, tuple) else got.cpu()
+        want = real.unique(real.tensor(a), sorted=sort, return_inverse=inverse,
+                           return_counts=counts)
+        _same(got, want)
