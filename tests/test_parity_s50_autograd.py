@@ -117,3 +117,43 @@ def test_checkpoint_nonreentrant_inference_argument_under_no_grad():
             return checkpoint(lambda a, b: a.sin() * b, lib.ones(2), w, use_reentrant=False)
 
     _check(run)
+
+
+# -- register_multi_grad_hook(mode="all") fires during the call, as soon as it can -------------
+def _multi_grad(lib, kind):
+    register_multi_grad_hook = lib.autograd.graph.register_multi_grad_hook
+    log = []
+    x = lib.ones(3, requires_grad=True)
+    y = lib.ones(3, requires_grad=True)
+    w = lib.ones(3, requires_grad=True)
+    a, b = x * 2, y * 3
+    c = a * b
+    x.register_hook(lambda g: log.append("x"))
+    y.register_hook(lambda g: log.append("y"))
+    engine = lib.autograd.Variable._execution_engine
+
+    def cb():
+        log.append("callback")
+
+    watched = (x, y) if kind.startswith("leaves") else (a, b, w)
+    register_multi_grad_hook(watched, lambda gs: log.append(("multi", gs)))
+    c.grad_fn.register_prehook(lambda g: engine.queue_callback(cb))
+    if kind in ("backward", "leaves"):
+        c.sum().backward()
+    elif kind == "grad":
+        lib.autograd.grad(c.sum(), [x])
+    elif kind == "grad_nonleaf":
+        lib.autograd.grad(c.sum(), [a])
+    elif kind == "inputs":
+        c.sum().backward(inputs=[y])
+    elif kind == "leaves_inputs":
+        c.sum().backward(inputs=[x])
+    elif kind == "leaves_grad":
+        lib.autograd.grad(c.sum(), [x])
+    return log
+
+
+def test_multi_grad_hook_all_fires_before_final_callbacks():
+    for kind in ("backward", "grad", "grad_nonleaf", "inputs", "leaves", "leaves_inputs",
+                 "leaves_grad"):
+        _check(lambda lib, kind=kind: _multi_grad(lib, kind))

@@ -2,14 +2,15 @@
 tensors.
 
 Each tensor gets an ordinary tensor hook. In mode "all" the first of them to fire in a
-backward call queues an end-of-call callback (``engine.queue_callback``) that hands the user
-the gradients collected meanwhile (None for tensors the call did not reach); in mode "any"
+backward call counts the watched tensors whose nodes the call runs, and the user's hook gets
+the gradients once that many have come (None for tensors the call does not reach), during
+the call as in torch (an end-of-call callback covers a node the call skipped); in mode "any"
 the first gradient computed in the call is handed over at once, once per call.
 """
 
 import threading
 
-from . import engine
+from . import engine, graph
 
 __all__ = ["register_multi_grad_hook"]
 
@@ -58,20 +59,27 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
         def make(i):
             def hook(grad):
                 call = calls()
-                if call is not None and call.grad_call and any(t.is_leaf for t in tensors):
-                    raise RuntimeError("A leaf node was passed to _will_engine_execute_node but "
-                                       "we are currently running autograd.grad(). This is "
-                                       "currently not supported.")
                 if getattr(state, "call", None) is not call:
-                    state.call, state.grads = call, [None] * count
+                    state.call, state.grads, state.got = call, [None] * count, 0
                     grads = state.grads
+                    # as torch: fire as soon as every watched tensor whose node this call
+                    # runs has its gradient (the others stay None)
+                    state.expected = -1 if call is None else sum(
+                        1 for t in tensors if t.requires_grad and _will_execute(call, t))
+                    fired = state.fired = [False]
 
                     def finish():
-                        state.call = None
-                        fn(list(grads))
+                        if not fired[0]:
+                            fired[0] = True
+                            state.call = None
+                            fn(list(grads))
                     if call is not None:
-                        call.append(finish)
+                        call.append(finish)  # (a watched node the call skipped after all)
                 state.grads[i] = grad
+                state.got += 1
+                if state.got == state.expected and not state.fired[0]:
+                    state.fired[0] = True
+                    fn(list(state.grads))
             return hook
     else:
         def make(i):
@@ -84,6 +92,17 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
 
     handles = [t.register_hook(make(i)) for i, t in enumerate(tensors) if t.requires_grad]
     return _Handles(handles)
+
+
+def _will_execute(call, t):
+    e = graph.edge_of(t)
+    if e is None or not call.will_execute(e[0]):
+        return False
+    if call.grad_call and isinstance(e[0], graph.AccumulateGrad):  # an input of autograd.grad
+        raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are "
+                           "currently running autograd.grad(). This is currently not "
+                           "supported.")
+    return True
 
 
 register_multi_grad_hook.__module__ = "numtorch.autograd.graph"

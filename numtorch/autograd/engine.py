@@ -29,7 +29,17 @@ _CALLBACKS = []
 
 
 class _Queue(list):
-    __slots__ = ("grad_call",)
+    # roots: the call's root nodes; needed: the nodes it runs when it has ``inputs`` (None:
+    # every node reached); both read by register_multi_grad_hook (``will_execute``)
+    __slots__ = ("grad_call", "needed", "reached", "roots")
+
+    def will_execute(self, node):
+        """Whether this backward call runs ``node`` (torch's _will_engine_execute_node)."""
+        if self.needed is not None:
+            return node in self.needed
+        if self.reached is None:
+            self.reached = set(topological_order(self.roots))
+        return node in self.reached
 
 
 def queue_callback(fn):
@@ -46,6 +56,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     queued meanwhile."""
     queued = _Queue()
     queued.grad_call = inputs is not None and not accumulate  # autograd.grad
+    queued.roots, queued.needed, queued.reached = (), None, None
     _CALLBACKS.append(queued)
     try:
         res = _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs,
@@ -76,6 +87,7 @@ def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None
                                "desired behavior.")
         return [None] * len(inputs)
     roots, root_grads = _roots(outputs, grad_outputs, create_graph, fn_name)
+    _CALLBACKS[-1].roots = [node for node, _ in roots]
     if len(roots) == 1:  # ``loss.backward()``: one root, no loops (comprehensions are frames)
         (node, nr), = roots
         g = root_grads[0]
@@ -120,6 +132,7 @@ def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None
         capture.setdefault(e[0], []).append((e[1], k))
     order = topological_order([e[0] for e in roots])
     needed = needed_nodes(order, capture)
+    _CALLBACKS[-1].needed = needed
     captured = [None] * len(inputs)
     retained = set()
     owned = set()  # (node, nr) of buffer sums this call made, which it may add into in place
