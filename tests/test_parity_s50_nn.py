@@ -112,3 +112,40 @@ def test_interpolate_antialias_inf_pixel_outside_window():
         x[0, 0, 17, 2] = float("inf")
         return t.nn.functional.interpolate(x, size=(7, 5), mode="bicubic", antialias=True)
     same(f)
+
+
+# -- 3. Module API corners ----------------------------------------------------------------------
+
+def _backward_hook_warning_site(t):
+    import warnings
+    lin = t.nn.Linear(3, 2)
+    lin.register_full_backward_hook(lambda mod, gin, gout: None)
+    x = t.ones(4, 3)
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        out = lin(x).sum()
+        out.backward()  # the warning names this line
+    return [(w.category.__name__, w.filename == __file__, w.lineno) for w in rec]
+
+
+def test_full_backward_hook_warning_names_the_users_line():
+    """The 'no inputs require gradients' warning of a full backward hook pointed into
+    numtorch's hook machinery; torch's names the user's backward() call."""
+    same(_backward_hook_warning_site)
+
+
+def _spectral_metadata(t):
+    m = t.nn.utils.spectral_norm(t.nn.Linear(5, 4))
+    outer = t.nn.Sequential(m, t.nn.utils.spectral_norm(t.nn.Conv1d(2, 3, 2), name="weight"))
+    sd = outer.state_dict()
+    meta = {k: dict(v) for k, v in sd._metadata.items()}
+    t.nn.utils.remove_spectral_norm(m)
+    after = {k: dict(v) for k, v in outer.state_dict()._metadata.items()}
+    return meta, after, list(sd.keys())
+
+
+def test_spectral_norm_state_dict_metadata():
+    """Old-style spectral_norm records its version in the state dict's metadata
+    (``{'spectral_norm': {'weight.version': 1}}``), which torch's loader reads; it was
+    missing, and removing the norm drops it again."""
+    same(_spectral_metadata)

@@ -13,6 +13,7 @@ from collections import OrderedDict
 from ..._tensor import Tensor
 from ...autograd.function import Function
 from ...autograd import hooks as _autograd_hooks
+from ...ops._util import user_stacklevel
 
 __all__ = ["RemovableHandle", "register_module_forward_pre_hook", "register_module_forward_hook",
            "register_module_full_backward_pre_hook", "register_module_full_backward_hook",
@@ -225,7 +226,7 @@ class _FullBackwardState:
                           "respect to module outputs since no inputs require gradients. See "
                           "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
                           "#torch.nn.Module.register_full_backward_hook for more details.",
-                          stacklevel=2)
+                          stacklevel=user_stacklevel())
             self.run_full_hooks((None,) * self.n_args)
         return [full[i] for i in out_idx]
 

@@ -9,7 +9,8 @@ from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from ..parameter import UninitializedParameter, Parameter
 
-__all__ = ["SpectralNorm", "spectral_norm", "remove_spectral_norm"]
+__all__ = ["SpectralNorm", "SpectralNormStateDictHook", "spectral_norm",
+           "remove_spectral_norm"]
 
 
 class SpectralNorm:
@@ -90,7 +91,24 @@ class SpectralNorm:
         module.register_buffer(fn.name + "_u", u)
         module.register_buffer(fn.name + "_v", v)
         module.register_forward_pre_hook(fn)
+        module._register_state_dict_hook(SpectralNormStateDictHook(fn))
         return fn
+
+
+class SpectralNormStateDictHook:
+    """The state-dict hook of :func:`spectral_norm`: records ``<name>.version`` (1) under
+    ``spectral_norm`` in the module's state-dict metadata, as torch does (its loader reads the
+    version to tell current checkpoints from pre-1.0 ones)."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, module, state_dict, prefix, local_metadata):
+        versions = local_metadata.setdefault("spectral_norm", {})
+        key = self.fn.name + ".version"
+        if key in versions:
+            raise RuntimeError(f"Unexpected key in metadata['spectral_norm']: {key}")
+        versions[key] = 1
 
 
 def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=None):
@@ -127,6 +145,9 @@ def remove_spectral_norm(module, name="weight"):
         if isinstance(hook, SpectralNorm) and hook.name == name:
             hook.remove(module)
             del module._forward_pre_hooks[k]
+            for j, h in list(module._state_dict_hooks.items()):
+                if isinstance(h, SpectralNormStateDictHook) and h.fn.name == name:
+                    del module._state_dict_hooks[j]
             return module
     raise ValueError(f"spectral_norm of '{name}' not found in {module}")
 
