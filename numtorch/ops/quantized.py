@@ -19,8 +19,31 @@ __all__ = ["add", "add_relu", "mul", "mul_relu", "add_scalar", "mul_scalar", "ca
            "relu6", "hardswish", "sigmoid", "leaky_relu", "threshold", "elu", "celu",
            "softmax", "layer_norm", "batch_norm2d", "group_norm", "instance_norm"]
 
-add, add_relu, mul, mul_relu = _qp.add, _qp.add_relu, _qp.mul, _qp.mul_relu
 add_scalar, mul_scalar, matmul = _qp.add_scalar, _qp.mul_scalar, _qp.matmul
+
+
+def _binary_or_scalar(tensor_op, scalar_op, relu, name):
+    """torch's two overloads: ``op(qa, qb, scale, zero_point)`` and ``op(qa, number)`` (the
+    ``add_scalar``/``mul_scalar`` result, then ReLU on its grid for the ``_relu`` ops)."""
+
+    def op(qa, qb, scale=None, zero_point=None):
+        if isinstance(qb, (int, float)) and not isinstance(qb, bool) and scale is None:
+            out = scalar_op(qa, qb)
+            return _relu(out) if relu else out
+        if scale is None or zero_point is None:
+            raise TypeError(f"{name}() missing 2 required positional arguments: 'scale' and "
+                            f"'zero_point'")
+        return tensor_op(qa, qb, scale, zero_point)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = tensor_op.__doc__
+    return op
+
+
+add = _binary_or_scalar(_qp.add, _qp.add_scalar, False, "add")
+add_relu = _binary_or_scalar(_qp.add_relu, _qp.add_scalar, True, "add_relu")
+mul = _binary_or_scalar(_qp.mul, _qp.mul_scalar, False, "mul")
+mul_relu = _binary_or_scalar(_qp.mul_relu, _qp.mul_scalar, True, "mul_relu")
 relu6, hardswish, softmax, threshold = _qp.relu6, _qp.hardswish, _qp.softmax, _qp.threshold
 layer_norm, group_norm, instance_norm = _qp.layer_norm, _qp.group_norm, _qp.instance_norm
 

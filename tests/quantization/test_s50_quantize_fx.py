@@ -1,0 +1,343 @@
+"""FX graph mode quantization (prepare_fx / prepare_qat_fx / convert_fx) against real torch at
+test time: the same model, weights and calibration data through both; the prepared and
+converted code, the quantized modules' parameters and the int8 results must agree."""
+
+import copy
+import operator
+import warnings
+
+import numpy as np
+import pytest
+import torch
+import torch.ao.quantization.quantize_fx
+
+import numtorch as nt
+import numtorch.ao.quantization.quantize_fx
+
+warnings.filterwarnings("ignore", message=".*deprecated.*")
+warnings.filterwarnings("ignore", message=".*reduce_range.*")
+
+
+def _model_classes(T):
+    nn, F = T.nn, T.nn.functional
+
+    class Full(nn.Module):
+        """conv-bn-relu (functional relu), add, cat, slicing, pooling, flatten, linear-relu,
+        functional linear."""
+
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 8, 3, padding=1)
+            self.bn = nn.BatchNorm2d(8)
+            self.conv2 = nn.Conv2d(8, 8, 3, padding=1)
+            self.pool = nn.MaxPool2d(2)
+            self.fc = nn.Linear(8 * 4 * 4, 10)
+            self.w = nn.Parameter(T.zeros(5, 10))
+
+        def forward(self, x):
+            y = F.relu(self.bn(self.conv(x)))
+            z = self.conv2(y)
+            y = y + z
+            y = T.cat([y, z], 1)[:, :8]
+            y = self.pool(y)
+            y = T.flatten(y, 1)
+            y = F.relu(self.fc(y))
+            return F.linear(y, self.w)
+
+    class Scalars(nn.Module):
+        """conv-bn, scalar add/mul, adaptive pooling, flatten method, sigmoid."""
+
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 4, 3)
+            self.bn = nn.BatchNorm2d(4)
+            self.fc = nn.Linear(4, 3)
+
+        def forward(self, x):
+            x = self.bn(self.conv(x))
+            x = x + 1.0
+            x = x * 2
+            x = F.adaptive_avg_pool2d(x, 1).flatten(1)
+            return T.sigmoid(self.fc(x))
+
+    class Block(nn.Module):
+        """A residual block with ReLU modules, add+relu, tanh, mul of two tensors."""
+
+        def __init__(self):
+            super().__init__()
+            self.c1 = nn.Conv2d(4, 4, 3, padding=1, bias=False)
+            self.b1 = nn.BatchNorm2d(4)
+            self.r1 = nn.ReLU()
+            self.c2 = nn.Conv2d(4, 4, 1)
+            self.relu = nn.ReLU()
+            self.avg = nn.AdaptiveAvgPool2d((1, 1))
+            self.head = nn.Linear(4, 6)
+
+        def forward(self, x):
+            y = self.r1(self.b1(self.c1(x)))
+            y = self.c2(y)
+            y = self.relu(y + x)
+            y = y * T.tanh(y)
+            y = self.avg(y).view(y.size(0), -1)
+            return self.head(y)
+
+    class Mlp(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 8)
+            self.fc2 = nn.Linear(8, 3)
+
+        def forward(self, x):
+            return self.fc2(F.relu(self.fc(x)))
+
+    return {"full": (Full, (2, 3, 8, 8)), "scalars": (Scalars, (2, 3, 6, 6)),
+            "block": (Block, (2, 4, 5, 5)), "mlp": (Mlp, (5, 4))}
+
+
+def _pair(name, seed=0):
+    """The torch model (random weights and batch norm statistics) and numtorch's copy."""
+    cls_t, shape = _model_classes(torch)[name]
+    cls_n, _ = _model_classes(nt)[name]
+    torch.manual_seed(seed)
+    tm = cls_t()
+    with torch.no_grad():
+        for mod in tm.modules():
+            if isinstance(mod, torch.nn.BatchNorm2d):
+                mod.running_mean.uniform_(-0.5, 0.5)
+                mod.running_var.uniform_(0.5, 2.0)
+                mod.weight.uniform_(0.5, 1.5)
+                mod.bias.uniform_(-0.2, 0.2)
+        if hasattr(tm, "w"):
+            tm.w.normal_()
+    nm = cls_n()
+    nm.load_state_dict({k: nt.tensor(v.detach().numpy()) for k, v in tm.state_dict().items()})
+    return tm, nm, shape
+
+
+def _batches(shape, n=3, seed=1):
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal(shape).astype(np.float32) for _ in range(n)]
+
+
+def _mapping(T, kind):
+    q = T.ao.quantization
+    if kind in ("x86", "fbgemm", "qnnpack"):
+        return q.get_default_qconfig_mapping(kind)
+    if kind == "dynamic":
+        return q.QConfigMapping().set_global(q.default_dynamic_qconfig)
+    if kind == "fp16_dynamic":
+        return q.QConfigMapping().set_global(q.float16_dynamic_qconfig)
+    if kind == "no_linear":
+        return q.get_default_qconfig_mapping("x86").set_object_type(T.nn.Linear, None)
+    if kind == "no_conv2":
+        return q.get_default_qconfig_mapping("fbgemm").set_module_name("conv2", None)
+    if kind == "no_add":
+        return q.get_default_qconfig_mapping("x86").set_object_type(operator.add, None)
+    if kind == "global_default":
+        return q.QConfigMapping().set_global(q.default_qconfig)
+    raise AssertionError(kind)
+
+
+def _run_ptq(T, model, mapping_kind, shape, batches):
+    from_fx = T.ao.quantization.quantize_fx
+    example = (T.tensor(batches[0]),)
+    prepared = from_fx.prepare_fx(model.eval(), _mapping(T, mapping_kind), example)
+    prepared_code = prepared.code
+    for b in batches:
+        prepared(T.tensor(b))
+    converted = from_fx.convert_fx(prepared)
+    return prepared_code, converted
+
+
+def _quantized_summary(model):
+    out = {}
+    for name, mod in model.named_modules():
+        entry = [type(mod).__name__]
+        if hasattr(mod, "scale") and hasattr(mod, "zero_point") and not callable(mod.scale):
+            entry += [float(mod.scale), int(mod.zero_point)]
+        out[name] = entry
+    return out
+
+
+def _assert_same(tq, nq, batches, exact=True):
+    assert nq.code == tq.code
+    ts, ns = _quantized_summary(tq), _quantized_summary(nq)
+    assert sorted(ns) == sorted(ts)
+    for name in ts:
+        assert ns[name][0] == ts[name][0], name
+        if len(ts[name]) > 1:  # scales may differ in the last float32 bit (float conv sums)
+            np.testing.assert_allclose(ns[name][1], ts[name][1], rtol=1e-6)
+            assert ns[name][2] == ts[name][2], name
+    assert sorted(nq.state_dict()) == sorted(tq.state_dict())
+    for b in batches:
+        t_out = tq(torch.tensor(b)).detach().numpy()
+        n_out = nq(nt.tensor(b)).detach().numpy()
+        assert n_out.dtype == t_out.dtype
+        if exact:  # dequantized int8 values
+            np.testing.assert_array_equal(n_out, t_out)
+        else:  # float results (dynamic quantization; float convs before it)
+            np.testing.assert_allclose(n_out, t_out, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name,mapping", [
+    ("full", "x86"), ("full", "qnnpack"), ("scalars", "fbgemm"), ("block", "x86"),
+    ("block", "qnnpack"), ("mlp", "x86"), ("full", "no_linear"), ("full", "no_conv2"),
+    ("full", "no_add"), ("block", "global_default")])
+def test_ptq_matches_torch(name, mapping):
+    tm, nm, shape = _pair(name)
+    batches = _batches(shape)
+    t_code, tq = _run_ptq(torch, tm, mapping, shape, batches)
+    n_code, nq = _run_ptq(nt, nm, mapping, shape, batches)
+    assert n_code == t_code
+    _assert_same(tq, nq, _batches(shape, 2, seed=7))
+
+
+@pytest.mark.parametrize("name,mapping", [("mlp", "dynamic"), ("full", "dynamic"),
+                                          ("mlp", "fp16_dynamic")])
+def test_dynamic_matches_torch(name, mapping):
+    tm, nm, shape = _pair(name)
+    batches = _batches(shape)
+    t_code, tq = _run_ptq(torch, tm, mapping, shape, batches)
+    n_code, nq = _run_ptq(nt, nm, mapping, shape, batches)
+    assert n_code == t_code
+    _assert_same(tq, nq, _batches(shape, 2, seed=7), exact=False)
+
+
+def _run_qat(T, model, backend, batches):
+    q = T.ao.quantization
+    example = (T.tensor(batches[0]),)
+    prepared = q.quantize_fx.prepare_qat_fx(model.train(), q.get_default_qat_qconfig_mapping(
+        backend), example)
+    code = prepared.code
+    for b in batches:  # training-mode passes: batch norm statistics, fake-quant ranges
+        prepared(T.tensor(b))
+    prepared.eval()
+    return code, q.quantize_fx.convert_fx(prepared)
+
+
+@pytest.mark.parametrize("name,backend", [("scalars", "x86"), ("block", "qnnpack"),
+                                          ("mlp", "fbgemm")])
+def test_qat_matches_torch(name, backend):
+    tm, nm, shape = _pair(name)
+    batches = _batches(shape)
+    t_code, tq = _run_qat(torch, tm, backend, batches)
+    n_code, nq = _run_qat(nt, nm, backend, batches)
+    assert n_code == t_code
+    _assert_same(tq, nq, _batches(shape, 2, seed=7))
+
+
+def test_fuse_fx_matches_torch():
+    tm, nm, shape = _pair("block")
+    tf = torch.ao.quantization.quantize_fx.fuse_fx(tm.eval())
+    nf = nt.ao.quantization.quantize_fx.fuse_fx(nm.eval())
+    assert nf.code == tf.code
+    assert [type(m).__name__ for m in nf.modules()] == [type(m).__name__ for m in tf.modules()]
+    x = _batches(shape, 1)[0]
+    np.testing.assert_allclose(nf(nt.tensor(x)).detach().numpy(),
+                               tf(torch.tensor(x)).detach().numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_prepared_model_shares_observers_like_torch():
+    tm, nm, shape = _pair("full")
+    ex = _batches(shape, 1)
+    tp = torch.ao.quantization.quantize_fx.prepare_fx(
+        tm.eval(), _mapping(torch, "x86"), (torch.tensor(ex[0]),))
+    np_ = nt.ao.quantization.quantize_fx.prepare_fx(
+        nm.eval(), _mapping(nt, "x86"), (nt.tensor(ex[0]),))
+
+    def groups(model):
+        mods = dict(model.named_children())
+        names = sorted(n for n in mods if n.startswith("activation_post_process_"))
+        return [[m for m in names if mods[m] is mods[n]] for n in names]
+
+    assert groups(np_) == groups(tp)
+    assert [type(m).__name__ for _, m in np_.named_children()] == \
+        [type(m).__name__ for _, m in tp.named_children()]
+
+
+def _errors(T):
+    nn = T.nn
+    q = T.ao.quantization
+
+    class Branchy(nn.Module):
+        def forward(self, x):
+            if x.sum() > 0:
+                return x
+            return -x
+
+    class ConvBn(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(1, 1, 1)
+            self.bn = nn.BatchNorm2d(1)
+
+        def forward(self, x):
+            return self.bn(self.conv(x))
+
+    x = T.ones(1, 1, 2, 2)
+    cases = {
+        "control_flow": lambda: q.quantize_fx.prepare_fx(
+            Branchy(), q.get_default_qconfig_mapping(), (x,)),
+        "train_mode_bn": lambda: q.quantize_fx.prepare_fx(
+            ConvBn(), q.get_default_qconfig_mapping(), (x,)),
+        "convert_plain_module": lambda: q.quantize_fx.convert_fx(ConvBn()),
+    }
+    return cases
+
+
+@pytest.mark.parametrize("case", ["control_flow", "train_mode_bn", "convert_plain_module"])
+def test_errors_match_torch(case):
+    with pytest.raises(Exception) as t_err:
+        _errors(torch)[case]()
+    with pytest.raises(Exception) as n_err:
+        _errors(nt)[case]()
+    assert type(n_err.value).__name__ == type(t_err.value).__name__
+    assert str(n_err.value).replace("numtorch", "torch") == str(t_err.value)
+
+
+def test_ops_outside_the_implemented_set_raise_rather_than_differ():
+    nn = nt.nn
+
+    class Norm(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 4)
+            self.ln = nn.LayerNorm(4)
+
+        def forward(self, x):
+            return self.ln(self.fc(x))
+
+    q = nt.ao.quantization
+    with pytest.raises(NotImplementedError, match="LayerNorm"):
+        q.quantize_fx.prepare_fx(Norm().eval(), q.get_default_qconfig_mapping(),
+                                 (nt.ones(2, 4),))
+    # with a None qconfig for it, the rest is quantized and the LayerNorm stays float
+    mapping = q.get_default_qconfig_mapping().set_object_type(nn.LayerNorm, None)
+    prepared = q.quantize_fx.prepare_fx(Norm().eval(), mapping, (nt.ones(2, 4),))
+    prepared(nt.ones(2, 4))
+    converted = q.quantize_fx.convert_fx(prepared)
+    assert type(converted.ln).__name__ == "LayerNorm"
+    assert type(converted.fc).__name__ == "Linear"  # quantized Linear
+    assert "quantized" in type(converted.fc).__module__
+
+
+def test_convert_to_reference_fx_is_not_silently_wrong():
+    q = nt.ao.quantization
+    tm = nt.nn.Sequential(nt.nn.Linear(2, 2))
+    prepared = q.quantize_fx.prepare_fx(tm.eval(), q.get_default_qconfig_mapping(),
+                                        (nt.ones(1, 2),))
+    with pytest.raises(NotImplementedError, match="convert_to_reference_fx"):
+        q.quantize_fx.convert_to_reference_fx(copy.deepcopy(prepared))
+
+
+@pytest.mark.parametrize("op", ["add", "add_relu", "mul", "mul_relu"])
+@pytest.mark.parametrize("c", [1.0, -2.5, 0.3, 40.0, 2])
+def test_quantized_binary_ops_take_a_scalar(op, c):
+    # the converted graph calls torch.ops.quantized.add(q, 1.0) for `x + 1.0`
+    x = (np.random.default_rng(3).standard_normal(50) * 3).astype(np.float32)
+    tq = torch.quantize_per_tensor(torch.tensor(x), 0.05, 60, torch.quint8)
+    nq = nt.quantize_per_tensor(nt.tensor(x), 0.05, 60, nt.quint8)
+    t = getattr(torch.ops.quantized, op)(tq, c)
+    n = getattr(nt.ops.quantized, op)(nq, c)
+    assert (n.q_scale(), n.q_zero_point()) == (t.q_scale(), t.q_zero_point())
+    np.testing.assert_array_equal(n.int_repr().numpy(), t.int_repr().numpy())
