@@ -399,8 +399,8 @@ def resize_uint8(input, sizes, scales, mode, align_corners, antialias):
     does it (found by behaviour): the width pass first, then the height pass, each with its
     weights (float64 tables) turned into 16-bit fixed point at the largest precision that
     keeps the biggest weight below 2**15, summed in integers with half a unit added, shifted
-    back and clamped to [0, 255]. Bit-identical to torch for bilinear and antialiased modes;
-    plain bicubic may differ by one in a few percent of the pixels. No gradient (integers)."""
+    back and clamped to [0, 255] (plain bicubic's weights: ``_uint8_cubic_table``).
+    Bit-identical to torch. No gradient (integers)."""
     arr = input._array
     f64 = np.dtype(np.float64)
     for axis in (3, 2):
@@ -410,14 +410,12 @@ def resize_uint8(input, sizes, scales, mode, align_corners, antialias):
         if antialias:
             idx, w = _tables.aa_table(np, f64, mode, n_in, n_out, align_corners, scale)
         elif mode == "bicubic":
-            idx, w = _tables.cubic_table(np, np.dtype(np.float32), n_in, n_out, align_corners,
-                                         scale)
-            w = w.astype(np.float64)
+            idx, w = _uint8_cubic_table(n_in, n_out, align_corners, scale)
         else:
             idx, w = _tables.linear_table(np, f64, n_in, n_out, align_corners, scale)
-        top = float(np.abs(w).max())
+        top = float(w.max())
         bits = 0
-        while bits < 21 and top * (1 << (bits + 1)) < (1 << 15):
+        while bits < 22 and int(0.5 + top * (1 << (bits + 1))) < (1 << 15):
             bits += 1
         fixed = np.trunc(w * (1 << bits) + np.where(w < 0, -0.5, 0.5)).astype(np.int64)
         shape = [1] * arr.ndim
@@ -428,6 +426,32 @@ def resize_uint8(input, sizes, scales, mode, align_corners, antialias):
             acc += np.take(arr, idx[t], axis=axis).astype(np.int64) * fixed[t].reshape(shape)
         arr = np.clip(acc >> bits, 0, 255).astype(np.uint8)
     return _make(np.array(arr, dtype=np.uint8, copy=True))
+
+
+def _uint8_cubic_table(n_in, n_out, align_corners, scale):
+    """Float64 ``(index, weight)`` ``(4, out)`` tables of torch's uint8 bicubic kernel without
+    antialias (found by behaviour): the float kernel's four cubic taps (coefficient -0.75,
+    replicated edges), with the weights of taps that land on the same edge pixel added
+    together before the fixed-point rounding (rounded one by one, a pixel near ``k + 0.5``
+    could come out one level off)."""
+    a = -0.75
+    s = _tables.step_scale(n_in, n_out, align_corners, scale)
+    i = np.arange(n_out)
+    real = s * i if align_corners else s * (i + 0.5) - 0.5
+    base = np.floor(real)
+    t = np.clip(real - base, 0.0, 1.0)
+
+    def near(x):
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    w = np.stack([far(t + 1), near(t), near(1 - t), far(2 - t)])
+    idx = np.clip(base.astype(np.int64) + np.arange(-1, 3)[:, None], 0, n_in - 1)
+    pos = idx - idx[0]  # each tap's place in the window that starts at the first tap
+    merged = (w[:, None, :] * (pos[:, None, :] == np.arange(4)[None, :, None])).sum(0)
+    return np.minimum(idx[0] + np.arange(4)[:, None], n_in - 1), merged
 
 
 def grid_taps(input, coords, sizes, mode, padding_mode, align_corners):
