@@ -12,6 +12,7 @@ string (``define``, ``impl``, ``Library``) live in numtorch/_ops_library.py.
 import inspect
 
 from . import _library_rules, _ops_tree
+from ._library_fake import FakeImplCtx, get_ctx
 from ._ops_library import Library, _tensors, define, defined, impl
 from ._ops_schema import FunctionSchema, annotation_type, default_text, returns_text
 from ._tensor import Tensor
@@ -21,7 +22,8 @@ from .autograd.grad_mode import is_grad_enabled, no_grad
 
 __all__ = ["custom_op", "CustomOpDef", "register_fake", "register_autograd",
            "register_kernel", "register_vmap", "register_autocast", "opcheck", "impl_abstract",
-           "infer_schema", "Library", "define", "impl"]
+           "infer_schema", "Library", "define", "impl", "get_ctx", "FakeImplCtx",
+           "triton_op", "wrap_triton", "fallthrough_kernel"]
 
 _REGISTRY = {}  # "namespace::name" -> CustomOpDef
 
@@ -41,16 +43,17 @@ def infer_schema(prototype_function, /, *, mutates_args, op_name=None):
         operator cannot take.
     """
     sig = inspect.signature(prototype_function)
+    shown = str(sig).replace("numtorch.", "torch.")  # (Tensor's own module is numtorch)
     mutated = set(sig.parameters) if mutates_args == "unknown" else set(mutates_args)
     parts, star, alias = [], False, 0
     for p in sig.parameters.values():
         if p.annotation is inspect.Parameter.empty:
             raise ValueError(f"infer_schema(func): Parameter {p.name} must have a type "
-                             f"annotation. Got func with signature {sig})")
+                             f"annotation. Got func with signature {shown})")
         type_ = annotation_type(p.annotation)
         if type_ is None:
             raise ValueError(f"infer_schema(func): Parameter {p.name} has unsupported type "
-                             f"{p.annotation}. Got func with signature {sig})")
+                             f"{p.annotation}. Got func with signature {shown})")
         if p.name in mutated and type_.startswith("Tensor"):
             type_ = type_.replace("Tensor", f"Tensor(a{alias}!)", 1)
             alias += 1
@@ -61,7 +64,7 @@ def infer_schema(prototype_function, /, *, mutates_args, op_name=None):
                 raise ValueError(f"infer_schema(func): Parameter {p.name} has an unsupported "
                                  f"default value type {type(p.default)}. Please file an issue "
                                  f"on GitHub so we can prioritize this. Got func with "
-                                 f"signature {sig})")
+                                 f"signature {shown})")
             text += f"={default}"
         if p.kind is inspect.Parameter.KEYWORD_ONLY and not star:
             parts.append("*")
@@ -262,6 +265,27 @@ def custom_op(name, fn=None, /, *, mutates_args, device_types=None, schema=None)
         return op
 
     return make if fn is None else make(fn)
+
+
+def triton_op(name, fn=None, /, *, mutates_args, schema=None):
+    """An operator whose implementation launches Triton kernels (through
+    :func:`wrap_triton`); numtorch calls it as :func:`custom_op` does, eagerly."""
+    return custom_op(name, fn, mutates_args=mutates_args, schema=schema)
+
+
+def wrap_triton(triton_kernel, /):
+    """A Triton kernel made callable from a :func:`triton_op`; needs the ``triton``
+    package (absent: its ModuleNotFoundError, as in torch without it)."""
+    import triton  # noqa: F401
+
+    raise RuntimeError("numtorch cannot launch Triton kernels: its CUDA path runs CuPy "
+                       "kernels")
+
+
+def fallthrough_kernel():
+    """A kernel marking a dispatch key to skip (``Library.impl(..., fallthrough_kernel)``);
+    never called."""
+    raise NotImplementedError("fallthrough_kernel() should never be called.")
 
 
 def _lookup(op):

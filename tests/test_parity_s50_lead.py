@@ -68,3 +68,53 @@ def test_unique_of_integers_matches_torch(device, data, inverse, counts):
         want = real.unique(real.tensor(a), sorted=sort, return_inverse=inverse,
                            return_counts=counts)
         _same(got, want)
+
+
+def _library_story(lib, ns):
+    """A custom operator with a data-dependent output size, as a user writes one."""
+    seen = []
+
+    def show(f):
+        try:
+            seen.append(("ok", repr(f())))
+        except Exception as e:  # noqa: BLE001 - the class and message are what is compared
+            seen.append((type(e).__name__, str(e).splitlines()[0]))
+
+    show(lambda: lib.library.get_ctx())
+
+    def pos(x: lib.Tensor) -> lib.Tensor:
+        return x[x > 0].clone()
+
+    op = lib.library.custom_op(f"{ns}::pos", mutates_args=())(pos)
+
+    @op.register_fake
+    def _(x):
+        ctx = lib.library.get_ctx()
+        seen.append(type(ctx).__name__)
+        show(lambda: ctx.new_dynamic_size(min=-1))
+        show(lambda: ctx.new_dynamic_size(min=3, max=2))
+        return x.new_empty(ctx.new_dynamic_size())
+
+    x = lib.tensor([1.0, -1.0, 2.0])
+    seen.append(op(x).tolist())
+    seen.append(lib.library.opcheck(op, (x,), test_utils=("test_schema", "test_faketensor")))
+    def times3(x: lib.Tensor) -> lib.Tensor:
+        return x * 3
+
+    tri = lib.library.triton_op(f"{ns}::tri", mutates_args=())(times3)
+    seen.append(tri(lib.ones(2)).tolist())
+    show(lambda: lib.library.fallthrough_kernel())
+    show(lambda: lib.library.custom_op(f"{ns}::bad", mutates_args=())(lambda x: x))
+
+    def f(x, y: lib.Tensor) -> lib.Tensor:
+        return x
+
+    show(lambda: lib.library.infer_schema(f, mutates_args=()))
+    return seen
+
+
+def test_custom_op_fake_context_and_triton_op_match_torch():
+    import uuid
+
+    ns = "s50lead_" + uuid.uuid4().hex[:8]
+    assert _library_story(nt, ns) == _library_story(real, ns)
