@@ -59,19 +59,19 @@ def test_linear_module_transposed_input_strides():
 # -- 2. F.interpolate(antialias=True) on float32: torch's weights and rounding, bit for bit -----
 
 _AA_CASES = [
-    ((2, 3, 61, 83), dict(size=(232, 318), mode="bilinear")),
-    ((2, 3, 61, 83), dict(size=(232, 318), mode="bicubic")),
-    ((2, 3, 61, 83), dict(size=(20, 31), mode="bilinear")),
-    ((2, 3, 61, 83), dict(size=(20, 31), mode="bicubic")),
-    ((2, 3, 61, 83), dict(size=(232, 318), mode="bilinear", align_corners=True)),
-    ((2, 3, 61, 83), dict(size=(20, 31), mode="bicubic", align_corners=True)),
-    ((1, 2, 40, 50), dict(size=(17, 50), mode="bicubic")),
-    ((1, 2, 40, 50), dict(size=(63, 29), mode="bicubic")),
-    ((1, 2, 200, 30), dict(size=(13, 41), mode="bilinear")),
-    ((1, 3, 48, 64), dict(scale_factor=0.37, mode="bilinear")),
-    ((1, 3, 48, 64), dict(scale_factor=(0.5, 1.7), mode="bicubic")),
-    ((1, 3, 48, 64), dict(scale_factor=(0.5, 1.7), mode="bicubic", recompute_scale_factor=True)),
-    ((1, 3, 48, 64), dict(size=(1, 5), mode="bicubic", align_corners=True)),
+    ((2, 3, 61, 83), {"size": (232, 318), "mode": "bilinear"}),
+    ((2, 3, 61, 83), {"size": (232, 318), "mode": "bicubic"}),
+    ((2, 3, 61, 83), {"size": (20, 31), "mode": "bilinear"}),
+    ((2, 3, 61, 83), {"size": (20, 31), "mode": "bicubic"}),
+    ((2, 3, 61, 83), {"size": (232, 318), "mode": "bilinear", "align_corners": True}),
+    ((2, 3, 61, 83), {"size": (20, 31), "mode": "bicubic", "align_corners": True}),
+    ((1, 2, 40, 50), {"size": (17, 50), "mode": "bicubic"}),
+    ((1, 2, 40, 50), {"size": (63, 29), "mode": "bicubic"}),
+    ((1, 2, 200, 30), {"size": (13, 41), "mode": "bilinear"}),
+    ((1, 3, 48, 64), {"scale_factor": 0.37, "mode": "bilinear"}),
+    ((1, 3, 48, 64), {"scale_factor": (0.5, 1.7), "mode": "bicubic"}),
+    ((1, 3, 48, 64), {"scale_factor": (0.5, 1.7), "mode": "bicubic", "recompute_scale_factor": True}),
+    ((1, 3, 48, 64), {"size": (1, 5), "mode": "bicubic", "align_corners": True}),
 ]
 
 
@@ -149,3 +149,31 @@ def test_spectral_norm_state_dict_metadata():
     (``{'spectral_norm': {'weight.version': 1}}``), which torch's loader reads; it was
     missing, and removing the norm drops it again."""
     same(_spectral_metadata)
+
+
+# -- 4. F.rms_norm of a permuted input: torch's row-major result ---------------------------------
+
+def _rms_permuted(t, layout, k, weight, dtype):
+    a = np.random.default_rng(0).standard_normal((4, 6, 7, 33)).astype(np.float32)
+    x = t.from_numpy(a)
+    x = {"t01": x.transpose(0, 1), "t23": x.transpose(2, 3),
+         "cl": x.contiguous(memory_format=t.channels_last)}[layout]
+    shape = tuple(x.shape[-k:])
+    w = t.from_numpy(np.random.default_rng(1).random(shape).astype(np.float32)) if weight else None
+    dt = getattr(t, dtype)
+    x = x.to(dt)
+    y = t.nn.functional.rms_norm(x, shape, weight=None if w is None else w.to(dt))
+    return tuple(x.stride()), tuple(y.stride()), y.dtype, y.float()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+@pytest.mark.parametrize("weight", [False, True])
+@pytest.mark.parametrize("k", [1, 2, 3])
+@pytest.mark.parametrize("layout", ["t01", "t23", "cl"])
+def test_rms_norm_permuted_input_layout(layout, k, weight, dtype):
+    """rms_norm kept a permuted input's layout (torch's result is row-major, a channels-last
+    one stays channels-last); a batch-permuted input now also sums its squares in torch's
+    order (exact), the others within an ulp (a strided reduction's order)."""
+    exact = layout == "t01" or dtype != "float32"
+    tol = 0.0 if exact else 1e-6
+    same(lambda t: _rms_permuted(t, layout, k, weight, dtype), rtol=tol, atol=tol)

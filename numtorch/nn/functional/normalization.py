@@ -19,6 +19,7 @@ from ...ops.norm_device import running_update as _running_update_device
 from ...ops import norm_batch as _norm_batch
 from ...ops.norm_ops import NormalizeAffine, normalize_affine
 from ...ops._util import fmt_shape, row_major_result
+from ._memory_format import suggest
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm", "rms_norm",
            "local_response_norm", "normalize"]
@@ -517,11 +518,22 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
         eps = float(np.finfo(ct.np).eps)
     nd = input.ndim
     dims = tuple(range(nd - len(ns), nd))
+    relayout = False
+    if not input._array.flags.c_contiguous and suggest(input) is None:
+        # torch returns a permuted input's result row-major (a channels-last one stays), its
+        # squares summed as they lie: as in a row-major copy when the normalised dims are
+        # row-major among themselves, else in the input's own layout
+        block = input._array[(0,) * (nd - len(ns))] if nd > len(ns) else input._array
+        if block.flags.c_contiguous:
+            input = input.contiguous()
+        else:
+            relayout = True
     x = _cast(input, ct)
     y = x * ((x * x).mean(dims, keepdim=True) + eps).rsqrt()
     if weight is not None:
         y = y * weight
-    return _cast(y, dt)  # the input's dtype, whatever the weight's
+    y = _cast(y, dt)  # the input's dtype, whatever the weight's
+    return y.contiguous() if relayout else y
 
 
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
