@@ -157,3 +157,32 @@ def test_multi_grad_hook_all_fires_before_final_callbacks():
     for kind in ("backward", "grad", "grad_nonleaf", "inputs", "leaves", "leaves_inputs",
                  "leaves_grad"):
         _check(lambda lib, kind=kind: _multi_grad(lib, kind))
+
+
+# -- forward AD: in-place on a dual writes into the caller's tangent; no dual of a dual -------
+def _dual_inplace(lib, op):
+    fwAD = lib.autograd.forward_ad
+    p = lib.tensor([1.0, 2.0, 3.0])
+    t = lib.tensor([0.5, 1.0, -1.0])
+    with fwAD.dual_level():
+        d = fwAD.make_dual(p.clone(), t)
+        if op == "mul":
+            d.mul_(2)
+        elif op == "add_dual":
+            d.add_(fwAD.make_dual(lib.ones(3), lib.ones(3)))
+        elif op == "copy":
+            d.copy_(fwAD.make_dual(lib.ones(3), lib.full((3,), 4.0)))
+        return fwAD.unpack_dual(d).tangent, t
+
+
+def _dual_of_dual(lib):
+    fwAD = lib.autograd.forward_ad
+    with fwAD.dual_level():
+        d = fwAD.make_dual(lib.ones(3), lib.ones(3))
+        return fwAD.make_dual(d, lib.ones(3))
+
+
+def test_forward_ad_inplace_updates_the_callers_tangent():
+    for op in ("mul", "add_dual", "copy"):
+        _check(lambda lib, op=op: _dual_inplace(lib, op))
+    _check(_dual_of_dual)

@@ -258,8 +258,24 @@ def _inplace_hook(self, fn, args, kwargs):
         tangent = zeros_like(self.detach())
     if tangent is not None and self._base is not None and self._view_fn is not None:
         _write_through(self, tangent)
-    _set_tangent(self, tangent)
+    _set_tangent(self, _write_into(self, tangent))
     return True
+
+
+def _write_into(t, tangent):
+    """The tangent ``t`` keeps after an in-place op gave it ``tangent``: when ``t`` still holds
+    the tangent handed to make_dual, that tensor itself with ``tangent`` written into it (torch
+    updates a dual's tangent in place, so the caller's tangent tensor changes with it)."""
+    extra = t._extra
+    old = extra.get("fw_grad") if extra else None
+    if old is None or tangent is None or old is tangent or extra.get("fw_user") is not old:
+        return tangent
+    if old.requires_grad or tangent.requires_grad or old.dtype != tangent.dtype or \
+            tuple(old.shape) != tuple(tangent.shape):
+        return tangent
+    with no_grad():
+        old.copy_(tangent)
+    return old
 
 
 def _basic_index(index):
@@ -383,6 +399,9 @@ def make_dual(tensor, tangent, *, level=None):
                            f"that of the original Tensor, this is not supported. Tensor is of "
                            f"size {list(tensor.shape)} while the given forward gradient is of "
                            f"size {got}.")
+    if _tangent(tensor) is not None:
+        raise RuntimeError(f"Making a dual Tensor based on a Tensor that already has a forward "
+                           f"gradient at the same level {_state['level']} is not supported.")
     dual = _alias(tensor)
     if tangent.stride() != tensor.stride():
         # torch copies a tangent of another layout into one laid out as the primal
@@ -391,6 +410,7 @@ def make_dual(tensor, tangent, *, level=None):
         tangent = empty_like(tensor, dtype=tangent.dtype).copy_(tangent.detach())
     # else: the tangent itself, as torch keeps it (unpack_dual(...).tangent is tangent)
     _set_tangent(dual, tangent)
+    dual._extra["fw_user"] = tangent  # in-place ops on the dual write into it (_write_into)
     return dual
 
 
