@@ -142,3 +142,59 @@ _PINV_SVD_NORM = {
 @pytest.mark.parametrize("name", sorted(_PINV_SVD_NORM))
 def test_pinv_svd_norm_arguments(name):
     same(_PINV_SVD_NORM[name], rtol=1e-6, atol=1e-6)
+
+
+# -- 3. the order of equal values in sort/argsort without stable=True ----------------------------
+
+def _tied(shape, dtype, seed, nan=False):
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 6, shape)
+    if dtype == "bool":
+        return x > 2
+    x = x.astype(dtype)
+    if nan:
+        x.flat[rng.integers(0, x.size, 4)] = np.nan
+    return x
+
+
+_SORT_CASES = {
+    "int64_17": ((17,), "int64", 0, {}),
+    "int64_40_desc": ((40,), "int64", 0, {"descending": True}),
+    "float32_rows": ((5, 300), "float32", 1, {}),
+    "float32_rows_desc_false": ((5, 300), "float32", 1, {"descending": True, "stable": False}),
+    "float64_nan_desc": ((3, 100), "float64", 2, {"descending": True}),
+    "float64_nan": ((3, 100), "float64", 2, {}),
+    "int8_dim0": ((200, 3), "int8", 3, {"dim": 0}),
+    "uint8_3d_dim1": ((2, 70, 3), "uint8", 4, {"dim": 1, "descending": True}),
+    "bool": ((2, 50), "bool", 5, {}),
+    "float16": ((1000,), "float16", 6, {"descending": True}),
+    "int32_long_vector_radix": ((40000,), "int32", 7, {}),
+    "int64_long_vector_desc": ((33000,), "int64", 8, {"descending": True}),
+    "int64_long_rows": ((2, 32000), "int64", 9, {}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SORT_CASES))
+def test_sort_tie_order_without_stable(name):
+    shape, dtype, seed, kw = _SORT_CASES[name]
+    x = _tied(shape, dtype, seed, nan="nan" in name)
+    same(lambda t: t.sort(t.from_numpy(x.copy()), **kw))
+    kw = {k: v for k, v in kw.items() if k != "stable"}
+    same(lambda t: t.from_numpy(x.copy()).argsort(**kw))
+
+
+def test_sort_tie_order_transposed_and_grad():
+    x = _tied((30, 40), "float64", 10)
+
+    def fn(t):
+        a = t.from_numpy(x.copy()).t().requires_grad_()
+        v, i = a.sort(dim=1, descending=True)
+        (v * t.arange(30.0, dtype=t.float64)).sum().backward()
+        return v, i, a.grad
+
+    same(fn)
+
+
+def test_sort_stable_true_keeps_order():
+    x = _tied((3, 100), "float32", 11)
+    same(lambda t: t.sort(t.from_numpy(x.copy()), stable=True, descending=True))

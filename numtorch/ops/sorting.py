@@ -129,9 +129,11 @@ def _sort_args(name, method, input, extra, stable, dim, descending):
 def sort(input, *args, stable=None, dim=_UNSET, descending=_UNSET, out=None, _method=False):
     """Sort ``input`` along ``dim``; return the named tuple ``(values, indices)``.
 
-    ``dim`` and ``descending`` come by position, or by keyword when ``stable`` is given (its
-    only value here: the sort is always stable, equal values keep their order, also when
-    ``descending``). NaN sorts as the largest value.
+    ``dim`` and ``descending`` come by position, or by keyword when ``stable`` is given.
+    With ``stable=True`` equal values keep their order (also when ``descending``); without
+    it they come in the order torch's CPU sort (libstdc++'s std::sort) leaves them, for lines
+    of more than 16 values that hold ties (up to 2**16 such values per call; beyond that in
+    the stable order). NaN sorts as the largest value.
 
     Example:
         >>> torch.sort(torch.tensor([3., 1., 2.])).indices
@@ -144,6 +146,8 @@ def sort(input, *args, stable=None, dim=_UNSET, descending=_UNSET, out=None, _me
     d = canonical_dim(dim, a.ndim)
     xp = xp_of(a)
     idx = _argsort(a, d, descending, xp).astype(np.int64, copy=False)
+    if not stable and _plain_host(a) and a.shape[d] > _tie_order._SORT_THRESHOLD:
+        idx = _torch_sort_ties(a, d, idx, descending)
     if input._array.ndim == 0:
         idx = idx.reshape(())
     vals = _pick(input, d, idx, "SortBackward1" if stable else "SortBackward0")
@@ -151,6 +155,31 @@ def sort(input, *args, stable=None, dim=_UNSET, descending=_UNSET, out=None, _me
         # torch lays both results out like the input (empty_like), not row-major
         vals._array, idx = _like(xp, vals._array, a), _like(xp, idx, a)
     return _out(_sort_t((vals, _make(idx))), out, exact=True)
+
+
+# the most elements of tied lines given torch's unstable order (its cost is some whole-array
+# passes per recursion level); larger sorts keep the stable order
+_UNSTABLE_TIES_LIMIT = 1 << 16
+
+
+def _torch_sort_ties(a, d, idx, descending):
+    """torch's order of equal values for ``stable=False`` (std::sort, see
+    ops/_tie_order.py) on the lines of ``a`` along ``d`` that hold ties; ``idx`` is the
+    stable order (kept where torch's sort is stable too)."""
+    if a.ndim == 1 and a.size >= 32768 and a.dtype.kind in "iu" and not descending:
+        return idx  # torch's radix sort of long integer vectors: stable
+    lines = _lines(a, d)
+    srt = np.take_along_axis(lines, _lines(idx, d), axis=1)
+    tied = _equal(srt[:, 1:], srt[:, :-1], np).any(axis=1)
+    rows = np.flatnonzero(tied)
+    if rows.size == 0 or rows.size * lines.shape[1] > _UNSTABLE_TIES_LIMIT:
+        return idx
+    keys = _tie_order.line_ranks(lines[rows])
+    perm = _tie_order.std_sort_lines(-keys if descending else keys)
+    moved = np.swapaxes(idx, d, -1)
+    fixed = moved.reshape(-1, idx.shape[d]).copy()
+    fixed[rows] = perm
+    return np.swapaxes(fixed.reshape(moved.shape), d, -1)
 
 
 def _like(xp, arr, like):

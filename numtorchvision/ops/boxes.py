@@ -83,9 +83,9 @@ def nms(boxes, scores, iou_threshold):
     n = boxes.size(0)
     if n == 0:
         return numtorch.empty((0,), dtype=numtorch.int64, device=boxes.device)
-    # torchvision visits boxes in the order of a descending sort of the scores: a NaN score
-    # sorts first (and its box is kept)
-    order = _host(scores.detach().sort(0, descending=True)[1])
+    # torchvision visits boxes in the order of a stable descending sort of the scores (equal
+    # scores in index order): a NaN score sorts first (and its box is kept)
+    order = _host(scores.detach().sort(stable=True, dim=0, descending=True)[1])
     with np.errstate(divide="ignore", invalid="ignore"):  # empty boxes: 0/0 is never > thr
         kept = _greedy_suppression(_host(boxes)[order], iou_threshold)
     keep = order[kept]
