@@ -49,3 +49,17 @@ def test_backward_winograd_against_torch(conv_paths, dtype):
     check_op(_conv(padding=1), [(2, 64, 12, 12), (64, 64, 3, 3)], dtype=dtype,
              low=-0.5, high=0.5, second_order=False)
     assert "backward-winograd" in conv_paths
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("o,c,parts", [(64, 64, 1), (64, 64, 2), (128, 96, 3), (8, 5, 1),
+                                       (8, 5, 2)])
+def test_filters_padded_planes_are_the_plain_product(dtype, o, c, parts):
+    """``filters`` writes its 16 planes with a padded row stride (a view): the values are
+    the plain (16, 9) @ (9, O*C) product's, each plane a contiguous (O, C) matrix."""
+    w = np.random.default_rng(o + c).standard_normal((o, c, 3, 3)).astype(dtype)
+    u = W.filters(np, w, parts)
+    want = np.matmul(W._WEIGHT_MAP.astype(dtype), w.reshape(o * c, 9).T).reshape(16, o, c)
+    assert u.shape == (16, o, c) and u.dtype == dtype
+    assert np.array_equal(u, want)
+    assert all(u[t].flags.c_contiguous for t in range(16))

@@ -52,6 +52,9 @@ _PHASE_BAND_BYTES = 1 << 18
 _PHASE_WHOLE_BYTES = 1 << 20  # a block's input up to this size: not banded
 _BAND_BYTES = 3 << 19
 _MAX_BLOCK_BYTES = 64 << 20
+# ``filters``: values of padding after each of the 16 planes, from planes of this many values
+_FILTER_ROW_PAD = 16
+_FILTER_PAD_FROM = 1 << 12
 _REORDER = True  # reordered filters for several blocks (off: to compare, as in tests)
 # ... up to this size (ResNet-18's 128 channels: 1 MB; 256 channels, 4 MB, run two blocks)
 _REORDER_BYTES = 3 << 19
@@ -218,9 +221,18 @@ def filters(xp, w, parts=1):
     """
     o, c = w.shape[:2]
     maps = xp.asarray(_WEIGHT_MAP.astype(w.dtype))
-    if parts == 1 or is_device_array(w):
+    if is_device_array(w):
         return xp.matmul(maps, w.reshape(o * c, 9).T).reshape(16, o, c)
-    u = xp.empty((16, o, c), dtype=w.dtype)
+    # The 16 filter planes' rows are one cache line apart past O * C values, not O * C
+    # (a power of two for the usual channel counts: the GEMM's 16 output rows then share
+    # cache sets, which made this memory-bound product 2-6x slower; 512 channels 12.9 ->
+    # 3.7 ms, 256 2.5 -> 0.4, one thread). ``u`` is a view of the padded block: each plane
+    # ``u[t]`` stays a contiguous (O, C) matrix, and the values are the same.
+    pad = _FILTER_ROW_PAD if o * c >= _FILTER_PAD_FROM else 0
+    u = xp.empty((16, o * c + pad), dtype=w.dtype)[:, :o * c].reshape(16, o, c)
+    if parts == 1:
+        xp.matmul(maps, w.reshape(o * c, 9).T, out=u.reshape(16, o * c))
+        return u
 
     def part(lo, hi):
         xp.matmul(maps, w[lo:hi].reshape((hi - lo) * c, 9).T,
