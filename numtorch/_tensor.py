@@ -574,7 +574,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
     def __contains__(self, element):
         """``element in tensor``: whether any entry equals ``element`` (a number or tensor)."""
         if isinstance(element, (Tensor, int, float, complex, bool, np.number, np.bool_)):
-            return bool((self == element).any().item())
+            return bool((element == self).any().item())  # (torch's operand order)
         raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed "
                            f"in a {type(element)}.")
 

@@ -198,3 +198,17 @@ def test_sort_tie_order_transposed_and_grad():
 def test_sort_stable_true_keeps_order():
     x = _tied((3, 100), "float32", 11)
     same(lambda t: t.sort(t.from_numpy(x.copy()), stable=True, descending=True))
+
+
+# -- 4. small Tensor protocol corners -------------------------------------------------------------
+
+_PROTOCOL = {
+    "contains_tensor_mismatch": lambda t: t.tensor([1, 2]) in t.tensor([1, 2, 3]),
+    "contains_tensor": lambda t: t.tensor([[3]]) in t.tensor([1, 2, 3]),
+    "contains_scalar": lambda t: 2.0 in t.tensor([1, 2, 3]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PROTOCOL))
+def test_tensor_protocol_corners(name):
+    same(_PROTOCOL[name])
