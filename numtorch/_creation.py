@@ -15,6 +15,7 @@ import numpy as np
 from . import _compat, _dtype, _layout, backend
 from ._alloc_errors import alloc_error, result_alloc_error
 from ._device import default_device
+from ._grad_state import FUNC_KINDS, tag_func_leaf
 from ._preserve_layout import empty_preserving
 from ._size import parse_size
 from ._tensor import Tensor, _make
@@ -64,6 +65,8 @@ def _finish(arr, device=None, requires_grad=False, out=None):
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
         t._requires_grad = True
+        if FUNC_KINDS:  # (made inside a torch.func transform)
+            tag_func_leaf(t)
     return t
 
 

@@ -48,6 +48,27 @@ class InferenceVersion(list):
         list.__setitem__(self, i, value)
 
 
+# the torch.func transforms running now (``autograd._func_transforms.KINDS``, kept here so that
+# a leaf made to require grad inside one can be told apart without importing autograd)
+FUNC_KINDS = []
+_FUNC_LEAVES = [0]
+
+
+def tag_func_leaf(t):
+    """Number ``t``, made to require grad while a torch.func transform runs: the transform's
+    results stay differentiable only with respect to leaves made before it began, as torch's
+    (whose leaves made inside live at the transform's own level)."""
+    _FUNC_LEAVES[0] += 1
+    if t._extra is None:
+        t._extra = {}
+    t._extra["func_leaf"] = _FUNC_LEAVES[0]
+
+
+def func_leaf_count():
+    """How many leaves ``tag_func_leaf`` numbered so far."""
+    return _FUNC_LEAVES[0]
+
+
 def new_version():
     """A fresh version counter: an ``InferenceVersion`` inside inference mode."""
     return InferenceVersion((0,)) if _state.inference else [0]

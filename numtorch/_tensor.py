@@ -28,6 +28,7 @@ from ._tensor_extras import _TensorExtras
 from . import _layout
 from ._grad_state import INFERENCE_ACTIVE as _INFERENCE_ACTIVE, new_version as _new_version
 from ._grad_state import _state as _grad_state_now  # torch warns only while grad mode is on
+from ._grad_state import FUNC_KINDS as _FUNC_KINDS, tag_func_leaf as _tag_func_leaf
 
 __all__ = ["Tensor"]
 
@@ -299,6 +300,8 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                                "InferenceMode is not allowed.")
         self._requires_grad = bool(requires_grad)
+        if requires_grad and _FUNC_KINDS:  # (made inside a torch.func transform)
+            _tag_func_leaf(self)
         return self
 
     def is_inference(self):

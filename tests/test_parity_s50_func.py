@@ -74,3 +74,29 @@ def test_vmap_randperm_indexing_batched_input():
         return lib.func.vmap(lambda a: a[lib.randperm(4)], randomness="different")(x)
 
     _check(run)
+
+
+# -- a leaf made to require grad inside a transform does not keep its results differentiable --
+def _inner_leaf(lib, kind):
+    func = lib.func
+    x = lib.arange(3.0)
+    if kind == "grad":
+        return func.grad(lambda a: (a * lib.ones(3, requires_grad=True)).sum())(x)
+    if kind == "module":
+        lib.manual_seed(0)
+        return func.grad(lambda a: lib.nn.Linear(3, 1)(a).sum())(x)
+    if kind == "vjp":
+        return func.vjp(lambda a: a * lib.ones(3, requires_grad=True), x)[0]
+    if kind == "jacrev":
+        return func.jacrev(lambda a: a * lib.ones(3, requires_grad=True))(x)
+    if kind == "jvp":
+        return func.jvp(lambda a: a * lib.ones(3, requires_grad=True), (x,), (x,))
+    w = lib.ones(3, requires_grad=True)  # made outside: the result stays connected to it
+    g = func.grad(lambda a: (a * a * w).sum())(x)
+    g.sum().backward()
+    return g, w.grad
+
+
+def test_func_results_ignore_leaves_made_inside():
+    for kind in ("grad", "module", "vjp", "jacrev", "jvp", "outer"):
+        _check(lambda lib, kind=kind: _inner_leaf(lib, kind))

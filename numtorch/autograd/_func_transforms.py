@@ -1,10 +1,12 @@
 """Which ``torch.func`` transforms are running now, innermost last ("grad", "jvp", "vmap").
 
 A custom ``autograd.Function`` behaves differently inside them (``numtorch.func.
-_custom_function``); ``Function.apply`` tests this list, kept here, with no imports, so the
-test costs nothing outside the transforms."""
+_custom_function``); ``Function.apply`` tests this list, which lives in the leaf module
+``_grad_state`` (so that ``Tensor`` can read it too), so the test costs nothing outside the
+transforms."""
 
-KINDS = []
+from .._grad_state import FUNC_KINDS as KINDS
+
 LINEARIZING = [0]  # >0 while a forward-mode transform runs its linearizing backward pass
 
 

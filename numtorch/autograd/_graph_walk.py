@@ -50,12 +50,25 @@ def needed_nodes(order, capture):
     return needed
 
 
-def reaches_other_leaf(roots, leaves):
+def reaches_other_leaf(roots, leaves, made_after=None):
     """Whether the graph below ``roots`` (nodes or None) accumulates into a leaf tensor other
-    than ``leaves``: torch.func's results stay differentiable with respect to such tensors."""
+    than ``leaves``: torch.func's results stay differentiable with respect to such tensors.
+    With ``made_after``, leaves that ``_grad_state.tag_func_leaf`` numbered above it (made to
+    require grad inside the transform asking) do not count."""
     from .graph import AccumulateGrad
 
     own = {id(leaf) for leaf in leaves}
+    if made_after is not None:
+        own_made = own
+
+        def counts(t):
+            if t is None or id(t) in own_made:  # (None: a leaf already freed)
+                return False
+            n = t._extra.get("func_leaf") if t._extra else None
+            return n is None or n <= made_after
+    else:
+        def counts(t):
+            return id(t) not in own
     stack = [r for r in roots if r is not None]
     seen = set()
     while stack:
@@ -64,7 +77,7 @@ def reaches_other_leaf(roots, leaves):
             continue
         seen.add(node)
         if isinstance(node, AccumulateGrad):
-            if id(node.variable) not in own:
+            if counts(node.variable):
                 return True
             continue
         stack.extend(e[0] for e in node._edges if e is not None)

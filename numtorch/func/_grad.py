@@ -18,7 +18,7 @@ already requires grad.
 
 import functools
 
-from .. import autograd
+from .. import _grad_state, autograd
 from ..autograd import _func_transforms
 from .._tensor import Tensor
 from ..autograd.grad_mode import inference_mode, is_grad_enabled, no_grad
@@ -91,6 +91,8 @@ class _Inputs:
 
     def __init__(self, trees, expand, writable=False):
         levels_all = tuple(v.id for v in B.active_levels() if not v.internal) if expand else ()
+        # leaves made to require grad from now on are func's own (see _keep_graph)
+        self.leaf_count = _grad_state.func_leaf_count()
         self.specs, self.trees = [], []
         self.leaves, self.levels, self.connect = [], [], False
         self.written = []  # (caller's tensor, the copy func got, its version) with ``writable``
@@ -183,13 +185,14 @@ def _keep_graph(ins, outs, grad_was_enabled):
     do (``grad(f)(x).sum().backward()`` fills a captured weight's ``.grad``)."""
     if _build_graph() or ins.connect:
         return True
-    return grad_was_enabled and _reaches_outer_leaf(outs, ins.leaves)
+    return grad_was_enabled and _reaches_outer_leaf(outs, ins.leaves, ins.leaf_count)
 
 
-def _reaches_outer_leaf(outs, leaves):
+def _reaches_outer_leaf(outs, leaves, leaf_count):
     from ..autograd._graph_walk import reaches_other_leaf
 
-    return reaches_other_leaf([o.grad_fn for o in outs if isinstance(o, Tensor)], leaves)
+    return reaches_other_leaf([o.grad_fn for o in outs if isinstance(o, Tensor)], leaves,
+                              made_after=leaf_count)
 
 
 def _detached(x, keep):
