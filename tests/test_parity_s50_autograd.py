@@ -186,3 +186,17 @@ def test_forward_ad_inplace_updates_the_callers_tangent():
     for op in ("mul", "add_dual", "copy"):
         _check(lambda lib, op=op: _dual_inplace(lib, op))
     _check(_dual_of_dual)
+
+
+# -- autograd.functional: hessian/vhp/hvp refuse a function returning a one-tensor tuple -----
+def test_functional_scalar_transforms_refuse_tuple_output():
+    def run(lib, name):
+        F = lib.autograd.functional
+        x = lib.ones(3)
+        f = lambda a: ((a ** 3).sum(),)
+        if name == "hessian":
+            return F.hessian(f, x)
+        return getattr(F, name)(f, x, lib.ones(3))
+
+    for name in ("hessian", "vhp", "hvp"):
+        _check(lambda lib, name=name: run(lib, name))

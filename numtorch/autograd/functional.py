@@ -91,8 +91,8 @@ def _zeros_like(t):
 def _scalar_grad(func, xs, fn, strict=False):
     """The gradient of the single-element output of ``func(*xs)``, kept differentiable."""
     out = func(*xs)
-    _, outs = _as_tuple(out, "outputs of the user-provided function", fn)
-    if len(outs) != 1:
+    is_tuple, outs = _as_tuple(out, "outputs of the user-provided function", fn)
+    if is_tuple or len(outs) != 1:  # (torch refuses a one-tensor tuple too)
         raise RuntimeError(f"The function given to {fn} should return a single Tensor")
     if outs[0].numel() != 1:
         raise RuntimeError(f"The Tensor returned by the function given to {fn} should contain "
