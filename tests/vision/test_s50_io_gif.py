@@ -135,3 +135,10 @@ def test_frame_past_the_canvas_is_clipped():
 def test_bad_bytes_raise_runtime_error(data, code):
     with pytest.raises(RuntimeError, match=code.replace("(", r"\(").replace(")", r"\)")):
         nio.decode_gif(_tensor(data))
+
+
+def test_decode_image_sends_any_gif8_signature_to_decode_gif():
+    # torchvision's decode_image checks the first four bytes only: "GIF8x..." is handed to
+    # giflib, which refuses the signature
+    with pytest.raises(RuntimeError, match=r"DGifOpenFileName\(\) failed - 103"):
+        nio.decode_image(_tensor(b"GIF8xa" + bytes(30)))
