@@ -527,8 +527,11 @@ def get_node_local_rank(fallback_rank=None):
 
 
 def get_pg_count():
-    """The number of process groups created so far (the default one included)."""
-    return len(_groups)
+    """The number of process groups created since ``init_process_group`` (the default one
+    included), as torch counts them: every ``new_group`` call and every subgroup of
+    ``new_subgroups`` counts, on member and non-member ranks alike, and destroying a group
+    does not lower the count; 0 before init and after the job's groups are destroyed."""
+    return _created[0] if _world is not None else 0
 
 
 def new_group(ranks=None, timeout=None, backend=None, pg_options=None,
