@@ -196,7 +196,8 @@ def decode_image(input, mode=ImageReadMode.UNCHANGED, apply_exif_orientation=Fal
     data = _bytes_of(input, "decode_image")
     if data[:8] == b"\x89PNG\r\n\x1a\n":
         return _decode_png(data, mode, apply_exif_orientation, "decode_image")
-    if data[:4] == b"GIF8":  # as torchvision: decode_gif (whatever the mode) on "GIF8"
+    # as torchvision (its shipped decode_image compares six bytes): decode_gif, whatever the mode
+    if data[:6] in (b"GIF87a", b"GIF89a"):
         return decode_gif(input)
     try:
         img = _open(data, "decode_image", mode=_mode_of(mode))
