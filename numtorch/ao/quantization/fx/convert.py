@@ -37,6 +37,21 @@ def _quantize_weight(weight, observer):
     return torch.quantize_per_tensor(weight, float(scale), int(zero_point), observer.dtype)
 
 
+def _draw_reference_init(fmod):
+    """torch converts through a reference module built like the float one, whose
+    initialisation draws from the random generator; draw the same so that random numbers
+    after ``convert_fx`` match torch's."""
+    from numtorch.ao.nn.intrinsic import _FusedModule
+
+    inner = fmod[0] if isinstance(fmod, _FusedModule) else fmod
+    if isinstance(inner, torch.nn.Linear):
+        torch.nn.Linear(inner.in_features, inner.out_features, inner.bias is not None)
+    else:
+        type(inner)(inner.in_channels, inner.out_channels, inner.kernel_size, inner.stride,
+                    inner.padding, inner.dilation, inner.groups, inner.bias is not None,
+                    inner.padding_mode)
+
+
 def _quantized_weighted(fmod, weight_post_process, out_scale, out_zero_point):
     """The static quantized module of float (possibly fused) conv/linear ``fmod``."""
     from numtorch.ao.nn.intrinsic import _FusedModule
@@ -51,7 +66,7 @@ def _quantized_weighted(fmod, weight_post_process, out_scale, out_zero_point):
         qmod = qcls(inner.in_channels, inner.out_channels, inner.kernel_size, inner.stride,
                     inner.padding, inner.dilation, inner.groups, inner.bias is not None,
                     inner.padding_mode)
-    bias = None if inner.bias is None else inner.bias.detach()
+    bias = inner.bias  # the Parameter itself, as torch packs it
     qmod.set_weight_bias(qweight, bias)
     qmod.scale = float(out_scale)
     qmod.zero_point = int(out_zero_point)
@@ -160,6 +175,9 @@ class _Converter:
     def convert_observer(self, node):
         observer = self.modules[node.target]
         src = node.args[0]
+        if self.skip_observer(node):
+            self.drop_observer(node, src)
+            return
         if src in self.quantized:
             # the output observer of a lowered op, or one shared with its input (torch
             # numbers its scale/zero point attributes too, then drops them)
@@ -177,7 +195,8 @@ class _Converter:
         with self.graph.inserting_before(node):
             q = self.graph.create_node("call_function", torch.quantize_per_tensor,
                                        (src, scale_node, zp_node, dtype),
-                                       name=self.indexed("quantize_per_tensor", node))
+                                       name=self.indexed("quantize_per_tensor",
+                                                         self.q_index.get(node)))
         self.quantized.add(q)
         self.value_index[q] = self.obs_index.get(node)
         self.drop_observer(node, q)
@@ -240,6 +259,7 @@ class _Converter:
             self.set_module(node.target, module)
         else:
             weight_post_process = qconfig.weight()
+        _draw_reference_init(module)
         if match.style == "static":
             obs_node, _, _ = self.output_qparams(node)
             scale, zero_point = self.modules[obs_node.target].calculate_qparams()
@@ -305,7 +325,7 @@ class _Converter:
         weight_attr = weight_obs.args[0] if weight_obs is not None else weight_arg
         weight = getattr_path(self.model, weight_attr.target).detach().float()
         bias_value = getattr_path(self.model, bias.target) if isinstance(bias, Node) else bias
-        bias_value = None if bias_value is None else bias_value.detach()
+        # the bias Parameter itself, as torch packs it
         q = torch.ops.quantized
         if match.style == "dynamic_fp16":
             packed = q.linear_prepack_fp16(weight, bias_value)
@@ -348,13 +368,71 @@ class _Converter:
         raise AssertionError(f"pattern root {match.root} not found")
 
     # ---- driver -------------------------------------------------------------------------
-    def indexed(self, base, obs_node):
-        k = self.obs_index.get(obs_node)
+    @staticmethod
+    def indexed(base, k):
         return base if not k else f"{base}_{k}"
 
+    def skip_observer(self, obs_node):
+        """torch drops (without quantizing) an observer whose input and users all have a
+        None qconfig."""
+        return all(n.name in self.qconfigs and self.qconfigs[n.name] is None
+                   for n in [obs_node.args[0], *obs_node.users])
+
+    def number_observers(self):
+        """The index torch's quantize/dequantize node names get for each observer: one
+        dequantize per converted observer, one ``quantize_per_tensor`` per per-tensor one."""
+        self.obs_index, self.q_index = {}, {}
+        n_dq = n_q = 0
+        for n in self.graph.nodes:
+            if not self.is_observer(n) or self.skip_observer(n):
+                continue
+            observer = self.modules[n.target]
+            dynamic = getattr(observer, "is_dynamic", False)
+            if observer.dtype not in (torch.quint8, torch.qint8, torch.float16) and not dynamic:
+                continue
+            self.obs_index[n] = n_dq
+            n_dq += 1
+            per_channel = getattr(observer, "qscheme", None) in (
+                torch.per_channel_affine, torch.per_channel_symmetric)
+            if observer.dtype in (torch.quint8, torch.qint8) and not dynamic and \
+                    not per_channel:
+                self.q_index[n] = n_q
+                n_q += 1
+
+    def run_weight_observers(self):
+        """torch observes ``F.linear`` weights once more at convert time (so an uncalibrated
+        model still gets weight parameters): run the nodes that produce each weight."""
+        from numtorch.fx import Graph, GraphModule, map_arg
+
+        for node in list(self.graph.nodes):
+            if node.op != "call_function" or node.target is not torch.nn.functional.linear:
+                continue
+            weight = node.args[1] if len(node.args) > 1 else node.kwargs.get("weight")
+            if not isinstance(weight, Node):
+                continue
+            producers, frontier = [weight], [weight]
+            while frontier and producers is not None:
+                cur = frontier.pop()
+                for arg in list(cur.args) + list(cur.kwargs.values()):
+                    if not isinstance(arg, Node):
+                        continue
+                    if arg.op == "placeholder":
+                        producers = None
+                        break
+                    producers.append(arg)
+                    if not (arg.op == "call_function" and arg.target is getattr):
+                        frontier.append(arg)
+            if producers is None:
+                continue
+            graph, env = Graph(), {}
+            for producer in reversed(producers):
+                env[producer] = graph.node_copy(producer, lambda a: map_arg(a, env.__getitem__))
+            graph.output(env[producers[0]])
+            GraphModule(self.model, graph)()
+
     def run(self):
-        observers = [n for n in self.graph.nodes if self.is_observer(n)]
-        self.obs_index = {n: k for k, n in enumerate(observers)}
+        self.run_weight_observers()
+        self.number_observers()
         for node in list(self.graph.nodes):
             if node in self.erased:
                 continue

@@ -146,7 +146,8 @@ class _Inserter:
         return torch.float
 
     def input_observer(self, node, arg, match, role, is_zeroth):
-        qconfig = self.qconfigs[node.name]
+        # torch gives every node of a pattern the observers of its last node's qconfig
+        qconfig = self.qconfigs[match.last]
         ctr = qconfig.weight if role == "weight" else qconfig.activation
         observer = ctr()
         dtype, dynamic = _observer_dtype(observer)
