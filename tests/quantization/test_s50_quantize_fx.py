@@ -167,8 +167,8 @@ def _pair(name, seed=0):
                 mod.running_var.uniform_(0.5, 2.0)
                 mod.weight.uniform_(0.5, 1.5)
                 mod.bias.uniform_(-0.2, 0.2)
-        for name, param in tm.named_parameters():
-            if name.endswith("w") or name.endswith(".b"):
+        for pname, param in tm.named_parameters():
+            if pname.endswith(("w", ".b")):
                 param.normal_()
     nm = cls_n()
     nm.load_state_dict({k: nt.tensor(v.detach().numpy()) for k, v in tm.state_dict().items()})

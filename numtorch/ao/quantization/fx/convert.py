@@ -425,8 +425,12 @@ class _Converter:
             if producers is None:
                 continue
             graph, env = Graph(), {}
+
+            def load(a, env=env):
+                return map_arg(a, env.__getitem__)
+
             for producer in reversed(producers):
-                env[producer] = graph.node_copy(producer, lambda a: map_arg(a, env.__getitem__))
+                env[producer] = graph.node_copy(producer, load)
             graph.output(env[producers[0]])
             GraphModule(self.model, graph)()
 
