@@ -212,3 +212,44 @@ _PROTOCOL = {
 @pytest.mark.parametrize("name", sorted(_PROTOCOL))
 def test_tensor_protocol_corners(name):
     same(_PROTOCOL[name])
+
+
+# -- 5. gradients of the complex SVD -----------------------------------------------------------
+
+def _complex_matrix(shape, seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=shape) + 1j * rng.normal(size=shape)
+
+
+_SVD_LOSSES = {
+    "svdvals": (lambda t, a: t.linalg.svdvals(a).sum(), (3, 3)),
+    "nuclear_norm": (lambda t, a: t.linalg.matrix_norm(a, "nuc"), (2, 3, 3)),
+    "abs_u": (lambda t, a: t.linalg.svd(a, full_matrices=False).U.abs().sum(), (3, 3)),
+    "abs_u_tall": (lambda t, a: (t.linalg.svd(a, full_matrices=False).U.abs() ** 2
+                                 * t.arange(2.0, dtype=t.float64)).sum(), (4, 2)),
+    "abs_vh_wide": (lambda t, a: (t.linalg.svd(a, full_matrices=False).Vh.abs() ** 3).sum(),
+                    (2, 4)),
+    "uv_outer": (lambda t, a: (lambda r: (r.U[..., :, :1] @ r.Vh[..., :1, :]).real.sum())(
+        t.linalg.svd(a, full_matrices=False)), (2, 3, 3)),
+    "torch_svd": (lambda t, a: (lambda r: (r.U.abs() ** 2).sum() + r.S.sum()
+                                + (r.V.abs() ** 3).sum())(t.svd(a)), (3, 2)),
+    "pinv": (lambda t, a: t.linalg.pinv(a).abs().sum(), (3, 2)),
+    "cond": (lambda t, a: t.linalg.cond(a), (3, 3)),
+    "phase_dependent_loss": (lambda t, a: t.linalg.svd(a, full_matrices=False).U.real.sum(),
+                             (3, 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SVD_LOSSES))
+def test_complex_svd_gradients(name):
+    fn, shape = _SVD_LOSSES[name]
+    av = _complex_matrix(shape)
+
+    def run(t):
+        a = t.tensor(av, dtype=t.complex128, requires_grad=True)
+        y = fn(t, a)
+        (ga,) = t.autograd.grad(y, (a,), create_graph=True)
+        (g2,) = t.autograd.grad(ga.abs().sum(), (a,), allow_unused=True)
+        return y, ga, g2
+
+    same(run, rtol=1e-6, atol=1e-8)

@@ -34,12 +34,6 @@ def _absent(g):
     return not g.requires_grad and not g._array.any()
 
 
-def _no_complex_grad(name, t):
-    if t._array.dtype.kind == "c":
-        raise RuntimeError(f"{name}: the derivative for complex inputs is not implemented in "
-                           f"numtorch")
-
-
 def _not_implemented_dtype(kernel, t):
     return NotImplementedError(f'"{kernel}" not implemented for \'{disp(t)}\'')
 
@@ -281,29 +275,49 @@ class SVD(Op):
         has_u, has_v = not _absent(gu), not _absent(gvh)
         if not has_u and not has_v:
             return (u * gs.unsqueeze(-2).to(u.dtype)) @ vh
-        _no_complex_grad("linalg.svd", u)
+        is_complex = u.dtype.is_complex
         s2 = s * s
         gaps = s2.unsqueeze(-2) - s2.unsqueeze(-1) + eye_like(s.unsqueeze(-1), k)
         if has_u:
-            j = u.mT @ gu
-            j = j - j.mT
+            uhgu = u.mH @ gu
+            j = uhgu - uhgu.mH
         if has_v:
-            kk = vh @ gvh.mT
-            kk = kk - kk.mT
+            vhgv = vh @ gvh.mH
+            kk = vhgv - vhgv.mH
         if has_u and has_v:
             inner = (j * s.unsqueeze(-2) + s.unsqueeze(-1) * kk) / gaps
         elif has_u:
             inner = (j / gaps) * s.unsqueeze(-2)
         else:
             inner = s.unsqueeze(-1) * (kk / gaps)
+        if is_complex:
+            inner = inner + diag_embed(self._phase_term(s, uhgu if has_u else None,
+                                                         vhgv if has_v else None)
+                                       - inner.diagonal(0, -2, -1))
         inner = inner + diag_embed(gs)
         if m > n and has_u:
             gus = gu / s.unsqueeze(-2)
-            return (u @ inner + gus - u @ (u.mT @ gus)) @ vh
+            return (u @ inner + gus - u @ (u.mH @ gus)) @ vh
         if m < n and has_v:
             sgv = gvh / s.unsqueeze(-1)
-            return u @ (inner @ vh + sgv - (sgv @ vh.mT) @ vh)
+            return u @ (inner @ vh + sgv - (sgv @ vh.mH) @ vh)
         return u @ inner @ vh
+
+    @staticmethod
+    def _phase_term(s, uhgu, vhgv):
+        """The diagonal of complex SVD's inner gradient: i Im(diag(U^H gU)) / S. The vectors
+        are defined up to a phase e^{i phi} per column (the same for U's and V's), so a loss
+        is well defined only if Im(diag(U^H gU)) = -Im(diag(V^H gV)) (torch's check)."""
+        from .. import ops
+
+        im_u = ops.imag(uhgu.diagonal(0, -2, -1)) if uhgu is not None else ops.zeros_like(s)
+        im_v = ops.imag(vhgv.diagonal(0, -2, -1)) if vhgv is not None else ops.zeros_like(s)
+        if not ops.allclose(im_u.detach(), -im_v.detach(), rtol=1e-2, atol=1e-2):
+            raise RuntimeError("svd_backward: The singular vectors in the complex case are "
+                               "specified up to multiplication by e^{i phi}. The specified loss "
+                               "function depends on this phase term, making it ill-defined.")
+        return ops.complex(ops.zeros_like(s), im_u / s) if uhgu is not None else \
+            ops.complex(ops.zeros_like(s), -im_v / s)
 
 
 def _svd_checks(fn, input):
