@@ -100,3 +100,43 @@ def _inner_leaf(lib, kind):
 def test_func_results_ignore_leaves_made_inside():
     for kind in ("grad", "module", "vjp", "jacrev", "jvp", "outer"):
         _check(lambda lib, kind=kind: _inner_leaf(lib, kind))
+
+
+# -- a custom Function's vmap staticmethod returning a malformed (output, out_dims) ----------
+def _bad_vmap_rule(lib, kind):
+    rets = {
+        "tensor": lambda x: x * 2,
+        "list": lambda x: [x, 0],
+        "three": lambda x: (x, 0, 0),
+        "dims_tuple_for_tensor": lambda x: (x * 2, (0, 1)),
+        "dims_shorter": lambda x: ((x, x), (0,)),  # (numtorch used to drop the second output)
+        "dims_list_for_tuple": lambda x: ((x, x), [0, 0]),
+        "none_output": lambda x: (None, 0),
+        "good_pair": lambda x: ((x, x * 3), (0, 0)),
+        "good_broadcast": lambda x: ((x, x * 3), 0),
+    }
+
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x * 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+        @staticmethod
+        def vmap(info, in_dims, x):
+            return rets[kind](x)
+
+    return lib.func.vmap(F.apply)(lib.arange(6.0).reshape(2, 3))
+
+
+def test_custom_function_vmap_rule_result_checked():
+    for kind in ("tensor", "list", "three", "dims_tuple_for_tensor", "dims_shorter",
+                 "dims_list_for_tuple", "none_output", "good_pair", "good_broadcast"):
+        _check(lambda lib, kind=kind: _bad_vmap_rule(lib, kind))

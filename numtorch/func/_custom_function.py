@@ -19,6 +19,7 @@ from collections import namedtuple
 from ..autograd import _func_transforms, graph
 from ..autograd.grad_mode import _state
 from . import _batched as B
+from ._pytree import tree_flatten, tree_unflatten
 
 _DOCS = " For more details, please see https://pytorch.org/docs/main/notes/extending.func.html"
 _NEEDS_SETUP = ("In order to use an autograd.Function with functorch transforms (vmap, grad, "
@@ -63,14 +64,44 @@ def _forward_by_vmap_rule(cls, args, kwargs):
     in_dims = tuple(0 if B.is_batched(a) and inner in a._levels else None for a in args)
     lowered = [B.lower(a, (inner,)) if d == 0 else a for a, d in zip(args, in_dims)]
     result = cls.vmap(VmapInfo(level.size, level.randomness), in_dims, *lowered, **kwargs)
-    if not (isinstance(result, tuple) and len(result) == 2):
-        raise RuntimeError(f"{cls.__name__}.vmap must return a tuple (output, out_dims)")
+    if not isinstance(result, tuple):
+        raise RuntimeError(_TWO_RETURNS + f"Got a {type(result)} instead")  # noqa: TRY004
+    if len(result) != 2:
+        raise RuntimeError(_TWO_RETURNS + f"Got {len(result)} returns instead")
     out, out_dims = result
-    if isinstance(out, tuple):
-        dims = out_dims if isinstance(out_dims, tuple) else (out_dims,) * len(out)
-        return tuple(o if d is None or not isinstance(o, graph.Tensor) else _move_in(o, d, level)
-                     for o, d in zip(out, dims))
-    return out if out_dims is None else _move_in(out, out_dims, level)
+    flat, spec = tree_flatten(out)
+    dims = []
+    if not _broadcast_dims(out_dims, out, dims):
+        raise RuntimeError(
+            f"The autograd.Function's vmap staticmethod returned an incompatible (output, "
+            f"out_dims) tuple. Expected out_dims={out_dims} to be compatible with the structure "
+            f"of `output`. out_dims has structure {tree_flatten(out_dims)[1]} but output has "
+            f"structure {spec}." + _DOCS)
+    moved = []
+    for o, d in zip(flat, dims):
+        if not isinstance(o, graph.Tensor):  # (torch's classes of error, here and above)
+            raise ValueError(f"vmap(apply, ...): `apply` must only return Tensors, got type "  # noqa: TRY004
+                             f"{type(o)}. Did you mean to set out_dims= to None for output?")
+        moved.append(o if d is None else _move_in(o, d, level))
+    return tree_unflatten(moved, spec)
+
+
+_TWO_RETURNS = ("Expected the vmap staticmethod to have two returns, an output and out_dims with "
+                "pytree structure compatible with the output. ")
+
+
+def _broadcast_dims(dims, tree, out):
+    """``dims`` (an out_dims prefix of ``tree``) repeated over ``tree``'s leaves into ``out``;
+    False when the structures differ (torch requires the same container types)."""
+    if isinstance(dims, (tuple, list, dict)):
+        if type(dims) is not type(tree) or len(dims) != len(tree):
+            return False
+        if isinstance(dims, dict):
+            return set(dims) == set(tree) and all(_broadcast_dims(dims[k], tree[k], out)
+                                                  for k in tree)
+        return all(_broadcast_dims(d, t, out) for d, t in zip(dims, tree))
+    out.extend([dims] * tree_flatten(tree)[1].num_leaves)
+    return True
 
 
 def apply_batched(ctx, run_function, forward, args, kwargs):
