@@ -253,3 +253,15 @@ def test_complex_svd_gradients(name):
         return y, ga, g2
 
     same(run, rtol=1e-6, atol=1e-8)
+
+
+def test_complex_eigh_phase_dependent_loss_raises():
+    av = _complex_matrix((3, 3), seed=1)
+
+    def run(t, loss):
+        a = t.tensor(av, dtype=t.complex128, requires_grad=True)
+        h = a @ a.mH + t.eye(3, dtype=t.complex128)
+        return t.autograd.grad(loss(t.linalg.eigh(h).eigenvectors), (a,))[0]
+
+    same(lambda t: run(t, lambda v: v.real.sum()))  # depends on the phases: torch's error
+    same(lambda t: run(t, lambda v: v.abs().sum()), rtol=1e-6, atol=1e-8)

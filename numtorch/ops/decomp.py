@@ -147,6 +147,14 @@ class Eigh(Op):
         if _absent(gv):
             return (v * gl.unsqueeze(-2)) @ vh
         vhgv = vh @ gv
+        if vhgv._array.dtype.kind == "c":  # a loss must not depend on the vectors' phases
+            d = diagonal(vhgv)._array
+            if d.size and float(self.xp.abs(d.imag).max()) > 1e-2 * max(
+                    1.0, float(self.xp.abs(d).max())):
+                raise RuntimeError("linalg_eigh_backward: The eigenvectors in the complex case "
+                                   "are specified up to multiplication by e^{i phi}. The "
+                                   "specified loss function depends on this quantity, so it is "
+                                   "ill-defined.")
         skew = 0.5 * (vhgv - mH(vhgv))
         gaps = w.unsqueeze(-2) - w.unsqueeze(-1) + eye_like(v)
         on_diag = _make(self.xp.eye(v.shape[-1], dtype=bool))
