@@ -200,3 +200,23 @@ def test_functional_scalar_transforms_refuse_tuple_output():
 
     for name in ("hessian", "vhp", "hvp"):
         _check(lambda lib, name=name: run(lib, name))
+
+
+# -- a real grad_output for a complex output (or the reverse) is refused ----------------------
+def test_backward_complex_grad_output_dtype_mismatch():
+    def run(lib, kind):
+        z = lib.tensor([1 + 2j, -0.5 + 1j], requires_grad=True)
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        if kind == "complex_out_real_grad":
+            (z * 2).backward(lib.ones(2))
+        elif kind == "real_out_complex_grad":
+            (x * 2).backward(lib.ones(2, dtype=lib.complex64))
+        elif kind == "autograd_grad":
+            return lib.autograd.grad(z * 2, z, lib.ones(2))
+        elif kind == "complex128_grad":  # same kind, other width: accepted
+            (z * 2).backward(lib.ones(2, dtype=lib.complex128))
+        return z.grad, x.grad
+
+    for kind in ("complex_out_real_grad", "real_out_complex_grad", "autograd_grad",
+                 "complex128_grad"):
+        _check(lambda lib, kind=kind: run(lib, kind))

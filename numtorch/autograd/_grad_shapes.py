@@ -60,6 +60,11 @@ def root_grads(outputs, grad_outputs, create_graph, fn_name):
                 raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
                                    f"torch.Size({_shape_str(g.shape)}) and output[{i}] has a "
                                    f"shape of torch.Size({_shape_str(out.shape)}).")
+            if (g._array.dtype.kind == "c") != (out._array.dtype.kind == "c"):
+                raise RuntimeError(f"For complex Tensors, both grad_output and output are "
+                                   f"required to have the same dtype. Mismatch in dtype: "
+                                   f"grad_output[{i}] has a dtype of {g.dtype} and output[{i}] "
+                                   f"has a dtype of {out.dtype}.")
         grads.append(g)
     return grads
 

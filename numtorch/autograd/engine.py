@@ -13,7 +13,7 @@ import heapq
 
 import numpy as np
 
-from .. import backend
+from .. import _dtype, backend
 from . import _grad_shapes, _no_grad_views, graph
 from ._graph_walk import needed_nodes, topological_order
 from .anomaly_mode import _flags as _anomaly
@@ -246,6 +246,11 @@ def _edge_roots(outputs, grad_outputs, create_graph, fn_name):
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
                                f"torch.Size({list(g.shape)}) and output[{i}] has a shape of "
                                f"torch.Size({list(shape)}).")
+        elif (np.dtype(dtype).kind == "c") != (g._array.dtype.kind == "c"):
+            raise RuntimeError(f"For complex Tensors, both grad_output and output are required "
+                               f"to have the same dtype. Mismatch in dtype: grad_output[{i}] has "
+                               f"a dtype of {g.dtype} and output[{i}] has a dtype of "
+                               f"{_dtype._FROM_NP[np.dtype(dtype)]}.")
         roots.append((node, nr))
         grads.append(g)
     return roots, grads
