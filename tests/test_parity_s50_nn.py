@@ -177,3 +177,83 @@ def test_rms_norm_permuted_input_layout(layout, k, weight, dtype):
     exact = layout == "t01" or dtype != "float32"
     tol = 0.0 if exact else 1e-6
     same(lambda t: _rms_permuted(t, layout, k, weight, dtype), rtol=tol, atol=tol)
+
+
+# -- 5. pooling / rrelu / gelu of permuted or broadcast inputs: torch's row-major results --------
+
+def _layout_input(t, layout):
+    a = np.random.default_rng(0).standard_normal((4, 6, 8, 10)).astype(np.float32)
+    x = t.from_numpy(a)
+    return {"t01": x.transpose(0, 1), "t23": x.transpose(2, 3),
+            "cl": x.contiguous(memory_format=t.channels_last),
+            "expanded": t.from_numpy(a[:1]).expand(4, 6, 8, 10),
+            "unbatched_t": x[0].transpose(1, 2)}[layout]
+
+
+_LAYOUT_FNS = {
+    "avg_pool1d": lambda F, x: F.avg_pool1d(x.flatten(2), 3),
+    "avg_pool2d": lambda F, x: F.avg_pool2d(x, 2),
+    "avg_pool2d_ceil_pad": lambda F, x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True),
+    "lp_pool2d": lambda F, x: F.lp_pool2d(x, 2, 2),
+    "avg_pool3d": lambda F, x: F.avg_pool3d(x.unsqueeze(2).expand(-1, -1, 2, -1, -1), 2),
+    "adaptive_max_pool2d": lambda F, x: F.adaptive_max_pool2d(x, (3, 4), return_indices=True),
+    "max_pool2d": lambda F, x: F.max_pool2d(x, 2, return_indices=True),
+    "rrelu_eval": lambda F, x: F.rrelu(x),
+    "gelu": lambda F, x: F.gelu(x),
+    "gelu_tanh": lambda F, x: F.gelu(x, approximate="tanh"),
+}
+
+
+def _layout_result(t, name, layout, grad):
+    x = _layout_input(t, layout)
+    if grad:
+        x = x.detach().requires_grad_()
+    out = _LAYOUT_FNS[name](t.nn.functional, x)
+    y = out[0] if isinstance(out, tuple) else out
+    res = [[tuple(o.stride()) for o in (out if isinstance(out, tuple) else (out,))], out,
+           y.grad_fn.name() if grad else None]
+    if grad:
+        y.sum().backward()
+        res.append(x.grad)
+    return res
+
+
+@pytest.mark.parametrize("grad", [False, True])
+@pytest.mark.parametrize("layout", ["t01", "t23", "cl", "expanded", "unbatched_t"])
+@pytest.mark.parametrize("name", sorted(_LAYOUT_FNS))
+def test_permuted_input_result_layout(name, layout, grad):
+    """Average (and Lp, adaptive max) pooling and rrelu of a permuted or broadcast input kept
+    its layout (or odd strides), GELU of a broadcast one too; torch writes these row-major
+    (channels-last stays channels-last, 1-d pooling of a channel-minor input too), so a
+    ``.view`` after them failed in numtorch only."""
+    if grad and layout == "expanded":
+        pytest.skip("a broadcast view cannot be a leaf that requires grad")
+    same(lambda t: _layout_result(t, name, layout, grad), rtol=2e-6, atol=1e-6)
+
+
+_POOL_NODE_CASES = {
+    "avg_pool2d": lambda F, x3, x4: F.avg_pool2d(x3, 2),
+    "max_pool2d": lambda F, x3, x4: F.max_pool2d(x3, 2),
+    "max_pool2d_indices": lambda F, x3, x4: F.max_pool2d(x3, 2, return_indices=True)[0],
+    "avg_pool3d": lambda F, x3, x4: F.avg_pool3d(x4, 2),
+    "max_pool3d": lambda F, x3, x4: F.max_pool3d(x4, 2),
+    "fractional2d_unbatched": lambda F, x3, x4: F.fractional_max_pool2d(x3, 2, output_size=3),
+    "fractional2d": lambda F, x3, x4: F.fractional_max_pool2d(x3[None], 2, output_size=3),
+    "fractional3d_unbatched": lambda F, x3, x4: F.fractional_max_pool3d(x4, 2, output_size=2),
+    "fractional3d": lambda F, x3, x4: F.fractional_max_pool3d(x4[None], 2, output_size=2),
+    "avg_pool1d": lambda F, x3, x4: F.avg_pool1d(x3[0], 2),
+    "adaptive_max2d": lambda F, x3, x4: F.adaptive_max_pool2d(x3, 3),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_POOL_NODE_CASES))
+def test_pool_node_names(case):
+    """An unbatched 2-d/3-d pooling showed SqueezeBackward1 (torch's kernels take unbatched
+    inputs: AvgPool2DBackward0, MaxPool2DWithIndicesBackward0, ...); fractional max pooling
+    showed WindowMaxBackward0 batched or not."""
+    def f(t):
+        x3 = t.rand(3, 8, 10, generator=t.Generator().manual_seed(0)).requires_grad_()
+        x4 = t.rand(3, 4, 6, 8, generator=t.Generator().manual_seed(1)).requires_grad_()
+        y = _POOL_NODE_CASES[case](t.nn.functional, x3, x4)
+        return y.grad_fn.name(), tuple(y.shape)
+    same(f)

@@ -643,7 +643,9 @@ class Gelu(_Pointwise):
         if _onednn_bf16(self):
             self.save(cdf=None, e=None)  # the backward recomputes erf in its own order
             return _gelu_onednn_bf16(xp, x)
-        y = xp.empty_like(x)
+        # (a broadcast input's result is row-major, as torch's: empty_like would keep its
+        # zero strides' odd order)
+        y = xp.empty_like(x) if 0 not in x.strides else xp.empty(x.shape, x.dtype)
         half = getattr(self, "low_dtype", None) is not None
         views = None
         if not half and dt == np.float32 and xp is np:

@@ -111,10 +111,18 @@ def conv_format(input, weight):
 
 
 def output(out, fmt):
-    """``out`` laid out in ``fmt`` (None: ``out`` as it is; ``contiguous_format``: row-major)."""
+    """``out`` laid out in ``fmt`` (None: row-major, as torch's kernels write for an input that
+    is not channels-last, whatever its strides; ``contiguous_format``: row-major)."""
     if fmt is contiguous_format:
         return out.contiguous()
-    if fmt is None or out.dim() != len(_ORDER.get(out.dim(), ())):
+    if fmt is None:
+        if out._array.flags.c_contiguous:
+            return out
+        y = out.contiguous()  # (a permuted input's pooling kept its layout)
+        if out.grad_fn is not None:  # the output's node keeps the kernel's name, as in torch
+            rename_node(y, out.grad_fn.name())
+        return y
+    if out.dim() != len(_ORDER.get(out.dim(), ())):
         return out
     a = out._array
     if a.strides == _format_strides(a.shape, _ORDER[a.ndim], a.itemsize):
@@ -127,8 +135,6 @@ def output(out, fmt):
 
 def outputs(result, fmt):
     """:func:`output` of one tensor or of each tensor of a tuple (values and indices)."""
-    if fmt is None:
-        return result
     if isinstance(result, tuple):
         return type(result)(output(r, fmt) for r in result)
     return output(result, fmt)

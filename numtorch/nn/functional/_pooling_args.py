@@ -8,6 +8,7 @@ different phrasings per function (users and tests match on them).
 import numpy as np
 
 from ... import _dtype
+from ...autograd.graph import rename_node
 from ...backend import is_device_array
 
 _WORDS = {1: "one", 2: "two", 3: "three"}
@@ -224,12 +225,20 @@ def batched(input, nd):
     return input, False
 
 
-def unbatch(result, added):
+def unbatch(result, added, keep_name=False):
+    """``result`` without the batch dim ``batched`` added (``keep_name``: the values' node
+    keeps the kernel's name, as torch's pooling kernels take unbatched inputs themselves)."""
     if not added:
         return result
     if isinstance(result, tuple):
-        return tuple(r.squeeze(0) for r in result)
-    return result.squeeze(0)
+        out = tuple(r.squeeze(0) for r in result)
+        first, values = result[0], out[0]
+    else:
+        out = values = result.squeeze(0)
+        first = result
+    if keep_name and first.grad_fn is not None:
+        rename_node(values, first.grad_fn.name())
+    return out
 
 
 # ---------------------------------------------------------------------------------------------

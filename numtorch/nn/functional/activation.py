@@ -333,8 +333,8 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if not training:
         _float_arg("rrelu", input, "leaky_relu_cpu")
-        return rename_node(_maybe_inplace(input, inplace, _act.leaky_relu, (lower + upper) / 2.0),
-                           _RRELU_NODE[inplace])
+        out = _maybe_inplace(input, inplace, _act.leaky_relu, (lower + upper) / 2.0)
+        return rename_node(out if inplace else _row_major(out), _RRELU_NODE[inplace])
     _float_arg("rrelu", input, "rrelu_with_noise_out_cpu")
     if input.dtype is _dtype.float16:
         raise NotImplementedError('"rrelu_with_noise_out_cpu" not implemented for \'Half\'')
@@ -348,7 +348,14 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
                                                               dtype=opmath).tolist())
         noise = input.detach().new_ones(input.shape)
         noise[negative] = (u * (hi - lo) + lo).to(input.dtype)
-    return rename_node(_maybe_inplace(input, inplace, _ew.mul, noise), _RRELU_NODE[inplace])
+    out = _maybe_inplace(input, inplace, _ew.mul, noise)
+    return rename_node(out if inplace else _row_major(out), _RRELU_NODE[inplace])
+
+
+def _row_major(out):
+    """``out`` row-major: torch's rrelu writes a fresh result row-major whatever the input's
+    layout (permuted, channels-last)."""
+    return out if out._array.flags.c_contiguous else out.contiguous()
 
 
 # torch's nodes for rrelu in both modes (its Backward1 is the in-place form)

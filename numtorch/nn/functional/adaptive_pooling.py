@@ -295,7 +295,9 @@ def _fractional(nd, input, kernel_size, output_size, output_ratio, return_indice
         per_dim.append(starts[:, :, None] + xp.arange(kernel[d], dtype=np.int64))
     index = _windows.window_index(xp, per_dim, spatial)
     result = _ops.window_max(x, index, unique, return_indices)
-    return unbatch(result, added)
+    rename_node(result[0] if isinstance(result, tuple) else result,
+                f"FractionalMaxPool{nd}DBackward0")  # torch's node
+    return unbatch(result, added, keep_name=True)
 
 
 def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None,

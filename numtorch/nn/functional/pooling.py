@@ -65,7 +65,7 @@ def _max_pool(fn, nd, input, kernel_size, stride, padding, dilation, ceil_mode, 
     fmt = _mf.batched_format(x, added)
     result = _ops.max_pool(_mf.grad_input(x, fmt), kernel, stride, padding, dilation, out,
                            indices)
-    return unbatch(_mf.outputs(result, fmt), added)
+    return unbatch(_mf.outputs(result, fmt), added, keep_name=nd > 1)
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
@@ -209,9 +209,13 @@ def _avg_pool(fn, nd, input, kernel_size, stride, padding, ceil_mode, count_incl
     fmt = _mf.batched_format(x, added)
     if nd == 3 and fmt is not None:  # torch's 3-d average pooling writes row-major
         return unbatch(_ops.avg_pool(x, kernel, stride, padding, out, divisor).contiguous(),
-                       added)
+                       added, keep_name=True)
     result = _ops.avg_pool(_mf.grad_input(x, fmt), kernel, stride, padding, out, divisor)
-    return unbatch(_mf.output(result, fmt), added)
+    if nd == 1 and fmt is None and _mf.suggest(x.unsqueeze(2)) is not None:
+        # torch pools 1-d as 2-d over (N, C, 1, L): a channel-minor input looks channels-last
+        # there, and its result keeps that layout
+        return unbatch(result, added)
+    return unbatch(_mf.output(result, fmt), added, keep_name=nd > 1)
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,

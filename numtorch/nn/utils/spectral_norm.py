@@ -9,8 +9,12 @@ from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from ..parameter import UninitializedParameter, Parameter
 
-__all__ = ["SpectralNorm", "SpectralNormStateDictHook", "spectral_norm",
-           "remove_spectral_norm"]
+__all__ = [
+    "SpectralNorm",
+    "SpectralNormStateDictHook",
+    "remove_spectral_norm",
+    "spectral_norm",
+]
 
 
 class SpectralNorm:
