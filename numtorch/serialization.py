@@ -31,6 +31,7 @@ from ._serialization._safetensors import load_safetensors, save_safetensors  # n
 from ._serialization._legacy_write import write_legacy
 from ._serialization._skip import skip_data, skipping
 from ._serialization._write import _archive_name, _write_zip, atomic_checkpoint
+from ._serialization import _options
 from ._serialization._options import (LoadEndianness, get_crc32_options,  # noqa: F401
                                       get_default_load_endianness, get_default_mmap_options,
                                       set_crc32_options, set_default_load_endianness,
@@ -134,6 +135,7 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             ``mmap.MAP_SHARED`` writes to the tensors reach the file). As in torch, it needs
             a zip checkpoint given by its path (else RuntimeError, or ValueError for a zip
             file object); compressed records and other byte orders are read as usual.
+            None (the default): ``torch.utils.serialization.config.load.mmap`` decides.
         **pickle_load_args: the keywords torch's unpicklers take (``encoding``; also
             ``errors``, ``fix_imports`` and ``buffers`` with ``weights_only=False``) are
             accepted and ignored (text in pickles is always decoded as UTF-8); others are a
@@ -147,6 +149,8 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             pickle.
         RuntimeError: a truncated, corrupt or non-checkpoint file.
     """
+    if mmap is None:  # torch.utils.serialization.config.load.mmap decides
+        mmap = _options.load.mmap
     weights_only = resolve_weights_only(weights_only, pickle_module)
     if weights_only and pickle_module is not None:
         raise RuntimeError("Can not safely load weights when explicit pickle_module is "

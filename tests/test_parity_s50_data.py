@@ -114,3 +114,132 @@ def test_crafted_nested_tensor_geometry_is_refused_as_in_torch(case):
     buf = _save(torch, _NestedCall(torch.arange(5.), torch.tensor(sizes), torch.tensor(strides),
                                    torch.tensor(offsets)))
     assert _load(numtorch, buf, True) == _load(torch, buf, True)
+
+
+# -- torch.utils.serialization.config -------------------------------------------------------
+# Found: numtorch had no torch.utils.serialization.config, so a program setting
+# config.load.mmap (maps every load), config.save.storage_alignment or compute_crc32 failed
+# with AttributeError; set_crc32_options(False) still wrote CRCs.
+import torch.utils.serialization  # noqa: E402
+
+import numtorch.utils.serialization  # noqa: E402
+
+_LIBS = {"torch": torch, "numtorch": numtorch}
+
+
+_KEYS = {"load": ("mmap", "endianness", "mmap_flags", "calculate_storage_offsets"),
+         "save": ("compute_crc32", "use_pinned_memory_for_d2h", "storage_alignment")}
+
+
+@pytest.fixture
+def config_restored():
+    def snapshot(lib):
+        cfg = lib.utils.serialization.config
+        return {s: {k: getattr(getattr(cfg, s), k) for k in keys} for s, keys in _KEYS.items()}
+    saved = {name: snapshot(lib) for name, lib in _LIBS.items()}
+    yield
+    for name, lib in _LIBS.items():
+        for section, values in saved[name].items():
+            for k, v in values.items():
+                setattr(getattr(lib.utils.serialization.config, section), k, v)
+
+
+def _settings(lib):
+    cfg = lib.utils.serialization.config
+    return {s: {k: getattr(getattr(cfg, s), k) for k in ("mmap", "mmap_flags",
+                                                          "calculate_storage_offsets")}
+            if s == "load" else {k: getattr(cfg.save, k) for k in (
+                "compute_crc32", "use_pinned_memory_for_d2h", "storage_alignment")}
+            for s in ("load", "save")}
+
+
+def test_serialization_config_defaults_match_torch(config_restored):
+    assert _settings(numtorch) == _settings(torch)
+    assert numtorch.utils.serialization.config.load.endianness is None
+    assert torch.utils.serialization.config.load.endianness is None
+
+
+def test_serialization_config_unknown_setting_is_refused_as_in_torch(config_restored):
+    def outcome(lib):
+        try:
+            lib.utils.serialization.config.load.no_such_setting = 1
+        except AttributeError as e:
+            return str(e)
+    assert outcome(numtorch) == outcome(torch)
+
+
+def test_serialization_setters_write_the_config(config_restored):
+    def observe(lib):
+        ser, cfg = lib.serialization, lib.utils.serialization.config
+        seen = []
+        ser.set_crc32_options(False)
+        seen.append(cfg.save.compute_crc32)
+        with ser.set_default_mmap_options(1):
+            seen.append(cfg.load.mmap_flags)
+        seen.append(cfg.load.mmap_flags)
+        cfg.load.mmap_flags = 1
+        seen.append(ser.get_default_mmap_options())
+        ser.set_default_load_endianness(ser.LoadEndianness.BIG)
+        seen.append(cfg.load.endianness.name)
+        cfg.load.endianness = ser.LoadEndianness.LITTLE
+        seen.append(ser.get_default_load_endianness().name)
+        ser.set_default_load_endianness(None)
+        ser.set_crc32_options(True)
+        cfg.load.mmap_flags = 2
+        return seen
+    assert observe(numtorch) == observe(torch)
+
+
+def _records(buf):
+    import struct
+    import zipfile
+
+    raw = buf.getvalue()
+    out = []
+    with zipfile.ZipFile(buf) as z:
+        for i in z.infolist():
+            # the local header's name and extra-field lengths, and the record's bytes (read
+            # past the header: zipfile would check a CRC that compute_crc32=False leaves 0)
+            name_len, extra_len = struct.unpack_from("<HH", raw, i.header_offset + 26)
+            start = i.header_offset + 30 + name_len + extra_len
+            body = raw[start:start + i.file_size]
+            last = i.filename.endswith("serialization_id")  # random per save
+            out.append((i.filename.split("/", 1)[1], i.header_offset, start,
+                        (i.CRC == 0) if last else (i.CRC, body)))
+    return out
+
+
+@pytest.mark.parametrize("setting", [("storage_alignment", 4096), ("storage_alignment", 8),
+                                     ("compute_crc32", False)])
+def test_save_config_shapes_the_archive_as_in_torch(setting, config_restored):
+    def archive(lib):
+        setattr(lib.utils.serialization.config.save, *setting)
+        buf = _save(lib, {"w": lib.arange(6.).reshape(2, 3), "n": lib.tensor([1, 2])})
+        return buf, _records(buf)
+    ours, ours_records = archive(numtorch)
+    theirs, theirs_records = archive(torch)
+    assert ours_records == theirs_records
+    assert _load(torch, ours, True) == _load(torch, theirs, True)
+
+
+def _load_outcome(lib, f):
+    try:
+        out = lib.load(f)
+    except Exception as e:  # noqa: BLE001 - class and message are compared
+        return type(e).__name__, str(e)
+    return out["w"].tolist()
+
+
+def test_load_config_mmap_maps_by_default_as_in_torch(tmp_path, config_restored):
+    path = str(tmp_path / "ckpt.pt")
+    torch.save({"w": torch.arange(4.)}, path)
+    legacy = str(tmp_path / "legacy.pt")
+    torch.save({"w": torch.arange(4.)}, legacy, _use_new_zipfile_serialization=False)
+    got = {}
+    for name, lib in _LIBS.items():
+        lib.utils.serialization.config.load.mmap = True
+        with open(path, "rb") as fh:
+            in_memory = io.BytesIO(fh.read())
+        got[name] = [_load_outcome(lib, path), _load_outcome(lib, in_memory),
+                     _load_outcome(lib, legacy)]
+    assert got["numtorch"] == got["torch"]

@@ -26,7 +26,7 @@ from .._sparse import SparseTensor as _SparseTensor
 from .._tensor import Tensor, _make
 from ..backend import is_meta
 from ..storage import TypedStorage as _TypedStorage
-from . import _compat_state, _names
+from . import _compat_state, _names, _options
 from ._common import _ALIGN, _NP, _STORAGE_NAME
 from ._skip import Blank, skipping
 
@@ -505,8 +505,9 @@ class _ZipStream:
     writable file object works.
     """
 
-    def __init__(self, fileobj):
+    def __init__(self, fileobj, align=_ALIGN):
         self.fp = fileobj
+        self.align = align
         try:  # offsets are file positions, as zipfile writes them
             self.pos = fileobj.tell()
         except (AttributeError, OSError, ValueError):
@@ -535,7 +536,7 @@ class _ZipStream:
         # zip64 records carry 8-byte sizes (known only in the descriptor, so zeros here)
         extra = struct.pack("<HHQQ", 1, 16, 0, 0) if zip64 else b""
         head = self.pos + 30 + len(raw_name) + len(extra) + 4
-        pad = -head % _ALIGN
+        pad = -head % self.align
         extra += b"FB" + struct.pack("<H", pad) + b"Z" * pad
         offset = self.pos
         version = _ZIP64_VERSION if zip64 else _VERSION
@@ -754,11 +755,26 @@ def atomic_checkpoint(path, durable=None):
             os.close(dfd)
 
 
+def _no_crc(data):
+    return 0
+
+
+def _storage_alignment():
+    """``torch.utils.serialization.config.save.storage_alignment``, checked as a positive
+    int (the padding each record gets is computed from it)."""
+    align = _options.save.storage_alignment
+    if isinstance(align, bool) or not isinstance(align, int) or align <= 0:
+        raise ValueError(f"torch.utils.serialization.config.save.storage_alignment must be a "
+                         f"positive int, got {align!r:.60}")
+    return align
+
+
 def _write_zip(obj, fileobj, archive, protocol):
     """Pickle ``obj`` and write the whole checkpoint archive to ``fileobj``."""
     data, storages = _pickle(obj, protocol)
+    align = _storage_alignment()
     head = [("data.pkl", data), (".format_version", b"1"),
-            (".storage_alignment", str(_ALIGN).encode()), ("byteorder", b"little")]
+            (".storage_alignment", str(align).encode()), ("byteorder", b"little")]
     tail = [("version", b"3\n"),
             # from the OS, not the global ``random``: a save must leave the program's stream
             (".data/serialization_id",
@@ -767,22 +783,25 @@ def _write_zip(obj, fileobj, archive, protocol):
     views = [memoryview(ref.flat.reshape(-1).view(np.uint8)) for ref in storages]
     if skipping():  # blank space of each storage's size; CRC 0 means "unchecked" to readers
         views = [Blank(v.nbytes) for v in views]
-    big = [v for v in views if v.nbytes >= _THREAD_CRC_BYTES and not isinstance(v, Blank)]
-    out = _ZipStream(fileobj)
+    checked = _options.save.compute_crc32  # (off: torch writes 0 as every record's CRC)
+    crc32 = zlib.crc32 if checked else _no_crc
+    big = [v for v in views if checked and v.nbytes >= _THREAD_CRC_BYTES and
+           not isinstance(v, Blank)]
+    out = _ZipStream(fileobj, align)
     pool = concurrent.futures.ThreadPoolExecutor(1) if big else None
     try:
         # the helper thread walks the large storages in write order, running ahead of the
         # writes; small ones are checksummed inline, where a thread hand-off would cost more
         pending = {id(v): pool.submit(zlib.crc32, v) for v in big} if big else {}
         for name, payload in head:
-            out.add(f"{archive}/{name}", payload, zlib.crc32(payload))
+            out.add(f"{archive}/{name}", payload, crc32(payload))
         for ref, view in zip(storages, views):
             fut = pending.get(id(view))
             crc = 0 if isinstance(view, Blank) else fut.result if fut is not None else \
-                zlib.crc32(view)
+                crc32(view)
             out.add(f"{archive}/data/{ref.key}", view, crc)
         for name, payload in tail:
-            out.add(f"{archive}/{name}", payload, zlib.crc32(payload))
+            out.add(f"{archive}/{name}", payload, crc32(payload))
         out.finish()
     finally:
         if pool is not None:

@@ -2,6 +2,7 @@
 
 from ._t7_reader import T7Reader, TorchObject
 from ._t7_source import T7ReaderException
+from . import config  # noqa: E402,F401  (torch.utils.serialization.config)
 
 __all__ = ["load_lua", "T7Reader", "TorchObject", "T7ReaderException"]
 
