@@ -38,9 +38,27 @@ _PIL_MODE = {ImageReadMode.GRAY: "L", ImageReadMode.GRAY_ALPHA: "LA",
              ImageReadMode.RGB: "RGB", ImageReadMode.RGB_ALPHA: "RGBA"}
 
 
+# torchvision's file reader and writer check their input as its C++ code does and raise a
+# RuntimeError whose text starts with the function, the source file and the line
+_RW_FILE = "/__w/vision/vision/pytorch/vision/torchvision/csrc/io/image/cpu/read_write_file.cpp"
+
+
+def _rw_check(ok, func, line, message):
+    if not ok:
+        raise RuntimeError(f"{func}, {_RW_FILE}:{line}, {message}")
+
+
 def read_file(path):
-    """The bytes of the file at ``path`` as a 1-D uint8 tensor."""
-    with open(os.fspath(path), "rb") as f:
+    """The bytes of the file at ``path`` as a 1-D uint8 tensor (a missing or empty file is a
+    RuntimeError, as in torchvision)."""
+    path = str(path)
+    try:
+        size = os.stat(path).st_size
+    except OSError as exc:
+        _rw_check(False, "read_file", 52,
+                  f"[Errno {exc.errno}] {os.strerror(exc.errno)}: '{path}'")
+    _rw_check(size > 0, "read_file", 57, "Expected a non empty file")
+    with open(path, "rb") as f:
         data = f.read()
     return torch.from_numpy(np.frombuffer(data, dtype=np.uint8).copy())
 
@@ -58,8 +76,18 @@ def _bytes_of(data, what):
 
 def write_file(filename, data):
     """Write the bytes of the 1-D uint8 tensor ``data`` to ``filename``."""
-    raw = _bytes_of(data, "write_file")
-    with open(os.fspath(filename), "wb") as f:
+    filename = str(filename)
+    if not isinstance(data, torch.Tensor):
+        raise TypeError(f"write_file: expected a 1-D uint8 tensor of bytes, got {type(data)}")
+    _rw_check(data.device.type == "cpu", "write_file", 86, "Input tensor should be on CPU")
+    _rw_check(data.dtype == torch.uint8, "write_file", 90, "Input tensor dtype should be uint8")
+    _rw_check(data.dim() == 1, "write_file", 94, "Input data should be a 1-dimensional tensor")
+    raw = data.numpy(force=True).tobytes()
+    try:
+        f = open(filename, "wb")  # noqa: SIM115 - the open failure is the check
+    except OSError:
+        _rw_check(False, "write_file", 106, "Error opening output file")
+    with f:
         f.write(raw)
 
 
