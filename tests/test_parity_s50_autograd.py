@@ -220,3 +220,33 @@ def test_backward_complex_grad_output_dtype_mismatch():
     for kind in ("complex_out_real_grad", "real_out_complex_grad", "autograd_grad",
                  "complex128_grad"):
         _check(lambda lib, kind=kind: run(lib, kind))
+
+
+# -- ctx.mark_dirty() of a tensor that is not an input warns (when the call records) ----------
+def test_mark_dirty_non_input_warns():
+    def run(lib, rg, no_grad):
+        class F(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                t = x * 2
+                ctx.mark_dirty(t)
+                return t
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+        x = lib.ones(3, requires_grad=rg)
+        with warnings.catch_warnings(record=True) as ws:
+            warnings.simplefilter("always")
+            if no_grad:
+                with lib.no_grad():
+                    F.apply(x)
+            else:
+                F.apply(x)
+        # (torch's C++ warnings end with where they were triggered; numtorch's do not)
+        return [str(w.message).split(" (Triggered internally")[0] for w in ws]
+
+    for rg, no_grad in ((True, False), (False, False), (True, True)):
+        want, got = run(torch, rg, no_grad), run(numtorch, rg, no_grad)
+        assert got == want

@@ -276,6 +276,10 @@ def _run_function(ctx, forward, args, kwargs):
                         (base._requires_grad or t.requires_grad):
                     raise RuntimeError("a view of a leaf Variable that requires grad is being "
                                        "used in an in-place operation.")
+    if record and any(not any(t is a for a in tensor_args) for t in ctx._dirty):
+        warnings.warn("ctx.mark_dirty() received a tensor that was not an input. Only input "
+                      "Tensors that have been mutated should be passed to ctx.mark_dirty().",
+                      stacklevel=3)
     if ctx._dirty and not all(any(t is o for o in outs) for t in ctx._dirty):
         raise RuntimeError("Some elements marked as dirty during the forward method were not "
                            "returned as output. The inputs that are modified inplace must all "
