@@ -13,6 +13,7 @@ names ``torch.bfloat16`` imports, but making an array of it raises a RuntimeErro
 from ._class_repr import TorchNamed
 import numpy as np
 
+from . import _float8
 from . import _quantized_dtypes as _qkeys
 from ._threads import fit_blas_threads as _fit_blas_threads
 
@@ -143,6 +144,7 @@ uint16 = dtype("uint16", np.uint16, _INT, "UInt16Tensor", "u16")
 uint32 = dtype("uint32", np.uint32, _INT, "UInt32Tensor", "u32")
 uint64 = dtype("uint64", np.uint64, _INT, "UInt64Tensor", "u64")
 _BARE_UINTS = (uint16, uint32, uint64)
+_FLOAT8 = set()  # the float8 dtypes (made in _dtype_extra.py)
 bool = dtype("bool", np.bool_, _BOOL, "BoolTensor", "b8")  # noqa: A001 - torch.bool
 
 half, float, double = float16, float32, float64  # noqa: A001
@@ -299,6 +301,9 @@ def _promote(a, b):
         raise RuntimeError(f"promoteTypes with quantized numbers is not handled yet; figure out "
                            f"what the correct rules should be, offending types: "
                            f"{_TYPE_DISPLAY[a.name]} {_TYPE_DISPLAY[b.name]}")
+    if a in _FLOAT8 or b in _FLOAT8:  # (a float8 type promotes with nothing but itself)
+        raise RuntimeError(f"Promotion for Float8 Types is not supported, attempted to "
+                           f"promote {_TYPE_DISPLAY[a.name]} and {_TYPE_DISPLAY[b.name]}")
     if (a in _BARE_UINTS or b in _BARE_UINTS) and not (ca == _FLOAT or cb == _FLOAT):
         raise RuntimeError(f"Promotion for uint16, uint32, uint64 types is not supported, "
                            f"attempted to promote {_TYPE_DISPLAY[a.name]} and "
@@ -499,6 +504,11 @@ def opmath_matmul(xp, a, b):
         _fit_blas_threads()  # fewer BLAS threads while other processes keep the cores busy
     if a.dtype is _BF16_NP:
         return xp.matmul(a.astype(np.float32), b.astype(np.float32)).astype(_BF16_NP)
+    if a.dtype in _float8.FLOAT8:  # (ml_dtypes' own matmul answers in float32)
+        if a.dtype.name == "float8_e8m0fnu":  # (scales only: torch has no product kernel)
+            raise NotImplementedError('"addmm_impl_cpu_" not implemented for '
+                                      "'Float8_e8m0fnu'")
+        return _float8.to_float8(xp.matmul(a.astype(np.float32), b.astype(np.float32)), a.dtype)
     return xp.matmul(a, b)
 
 

@@ -49,12 +49,31 @@ def _make(name, category, itemsize, display, signed=None):
     return d
 
 
+def _make_float8(name, display, abbr, signed=None):
+    """A float8 dtype: backed by ml_dtypes' type of the same name when that package is there
+    (tensors of it then exist; see numtorch/_float8.py for the conversions), else a dtype
+    without arrays, as the others here."""
+    np_type = getattr(_dtype._ml_dtypes, name, None) if _dtype._ml_dtypes is not None else None
+    if np_type is None:
+        d = _make(name, _FLOAT, 1, display, signed)
+        _dtype._FLOAT8.add(d)
+        return d
+    d = dtype(name, np_type, _FLOAT, None, abbr)
+    if signed is not None:
+        d._signed = signed
+    _dtype._BY_NAME[name] = d
+    _dtype._FROM_NP[d.np] = d
+    _dtype._TYPE_DISPLAY[name] = display
+    _dtype._FLOAT8.add(d)
+    return d
+
+
 complex32 = chalf = _make("complex32", _COMPLEX, 4, "ComplexHalf")
-float8_e4m3fn = _make("float8_e4m3fn", _FLOAT, 1, "Float8_e4m3fn")
-float8_e5m2 = _make("float8_e5m2", _FLOAT, 1, "Float8_e5m2")
-float8_e4m3fnuz = _make("float8_e4m3fnuz", _FLOAT, 1, "Float8_e4m3fnuz")
-float8_e5m2fnuz = _make("float8_e5m2fnuz", _FLOAT, 1, "Float8_e5m2fnuz")
-float8_e8m0fnu = _make("float8_e8m0fnu", _FLOAT, 1, "Float8_e8m0fnu", signed=False)
+float8_e4m3fn = _make_float8("float8_e4m3fn", "Float8_e4m3fn", "f8e4m3fn")
+float8_e5m2 = _make_float8("float8_e5m2", "Float8_e5m2", "f8e5m2")
+float8_e4m3fnuz = _make_float8("float8_e4m3fnuz", "Float8_e4m3fnuz", "f8e4m3fnuz")
+float8_e5m2fnuz = _make_float8("float8_e5m2fnuz", "Float8_e5m2fnuz", "f8e5m2fnuz")
+float8_e8m0fnu = _make_float8("float8_e8m0fnu", "Float8_e8m0fnu", "f8e8m0fnu", signed=False)
 float4_e2m1fn_x2 = _make("float4_e2m1fn_x2", _FLOAT, 1, "Float4_e2m1fn_x2")
 uint1, uint2, uint3, uint4, uint5, uint6, uint7 = (
     _make(f"uint{b}", _INT, 1, f"UInt{b}") for b in range(1, 8))

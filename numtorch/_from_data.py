@@ -12,6 +12,7 @@ import numpy as np
 
 from . import _dtype
 from ._creation import _PY_SCALARS, _check_fits, _finish, _host, check_pin_memory, dtype_arg
+from ._float8 import FLOAT8, to_float8
 from ._tensor import Tensor, _factory_requires_grad, _make
 from ._warn_once import warn_once
 
@@ -238,6 +239,8 @@ def _convert(arr, dt):
         return arr
     if arr.dtype.kind == "c" and dt._category != _dtype._COMPLEX:
         raise TypeError("must be real number, not complex")
+    if dt.np in FLOAT8:
+        return to_float8(arr, dt.np)
     with np.errstate(invalid="ignore", over="ignore"):
         return arr.astype(dt.np)
 

@@ -212,6 +212,14 @@ def _body(arr, indent, summarize, fmt, fmt_imag):
     return "[" + ("," + "\n" * (arr.ndim - 1) + " " * (indent + 1)).join(parts) + "]"
 
 
+def _float_like(arr):
+    """NumPy floats, and ml_dtypes' bfloat16 and float8 formats (kind "V")."""
+    if arr.dtype.kind == "f":
+        return True
+    d = _dtype._FROM_NP.get(arr.dtype) if arr.dtype.kind == "V" else None
+    return d is not None and d._category == _dtype._FLOAT
+
+
 def _tensor_body(arr, indent):
     """The bracketed element text of a non-empty array."""
     summarize = arr.size > _opts["threshold"]
@@ -225,11 +233,10 @@ def _tensor_body(arr, indent):
         shown = _summarized(arr).astype(np.complex128) if summarize else arr
         fmt, fmt_imag = _Formatter(shown.real), _Formatter(shown.imag)
     else:
-        if not summarize and (arr.dtype.kind == "f"
-                              or _dtype._FROM_NP[arr.dtype] is _dtype.bfloat16):
+        if not summarize and _float_like(arr):
             arr = arr.astype(np.float64)
         shown = _summarized(arr) if summarize else arr
-        if shown.dtype.kind == "f" or _dtype._FROM_NP[shown.dtype] is _dtype.bfloat16:
+        if _float_like(shown):
             shown = shown.astype(np.float64)
         fmt, fmt_imag = _Formatter(shown), None
     return _body(arr, indent, summarize, fmt, fmt_imag)

@@ -7,6 +7,7 @@ unchanged, and the engine casts it back to the input's dtype.
 import numpy as np
 
 from .. import backend
+from .._float8 import FLOAT8, from_float8, to_float8
 from .._preserve_layout import copy_preserving
 from ..autograd.graph import Op, rename_node
 from ._util import restride, user_stacklevel
@@ -95,10 +96,19 @@ class Cast(Op):
             x = x.real
         if not (type(x) is np.ndarray or backend.is_device_array(x)):
             return x.astype(self.dtype)
+        if self.dtype in FLOAT8 or x.dtype in FLOAT8:
+            return _float8_cast(self.xp, x, self.dtype)
         return copy_preserving(self.xp, x, self.dtype)  # torch's layout for a strided x
 
     def backward(self, grad):
         return grad
+
+
+def _float8_cast(xp, x, dtype):
+    """A cast into or out of a float8 format, as torch converts (see numtorch/_float8.py),
+    in torch's layout for a strided ``x``."""
+    y = to_float8(x, dtype) if dtype in FLOAT8 else from_float8(x, dtype)
+    return y if y.flags.c_contiguous else copy_preserving(xp, y)
 
 
 class ToDevice(Op):

@@ -763,6 +763,8 @@ def copy_value(self, src):
     """The value ``self.copy_(src)`` writes: ``src`` broadcast to self's shape and dtype."""
     if isinstance(src, Tensor) and src.device != self.device:
         src = src.to(device=self.device)
+    if isinstance(src, Tensor) and src.dtype is not self.dtype and self.dtype in _dtype._FLOAT8:
+        src = src.to(self.dtype)  # torch's float8 conversion (saturation, NaN bits)
     return rename_node(Overwrite.apply(self, src), "torch::autograd::CopyBackwards")
 
 
