@@ -265,3 +265,26 @@ def test_complex_eigh_phase_dependent_loss_raises():
 
     same(lambda t: run(t, lambda v: v.real.sum()))  # depends on the phases: torch's error
     same(lambda t: run(t, lambda v: v.abs().sum()), rtol=1e-6, atol=1e-8)
+
+
+# -- 6. complex powers of zero ------------------------------------------------------------------
+
+_ZERO_POWERS = {
+    "tensor_exponents": lambda t: t.zeros(9, dtype=t.complex64) ** t.tensor(
+        [0, 1, 2, 1 + 1j, -1, 0.5j, -1 + 1j, 2.5, 1e-30], dtype=t.complex64),
+    "real_tensor_exponent": lambda t: t.tensor([0j, 0j], dtype=t.complex128) ** t.tensor(
+        [0.0, -1.0], dtype=t.float64),
+    "scalar_base": lambda t: t.pow(0j, t.tensor([0j, -1])),
+    "real_base_complex_exponent": lambda t: t.tensor([0.0]) ** t.tensor([0j]),
+    "number_exponent_zero": lambda t: t.tensor([0j, 1 + 1j]) ** 0j,
+    "number_exponent_negative": lambda t: t.tensor([0j, 1 + 1j]) ** complex(-1, 0),
+    "int_exponent_negative": lambda t: t.tensor([0j]) ** -1,
+    "float_exponent_negative": lambda t: t.tensor([0j]) ** -1.5,
+    "float_exponent_zero": lambda t: t.tensor([0j]) ** 0.0,
+    "pow_method": lambda t: t.tensor([0j, 2j]).pow(t.tensor(0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ZERO_POWERS))
+def test_complex_zero_base_powers(name):
+    same(_ZERO_POWERS[name], rtol=1e-6, atol=1e-6)

@@ -267,8 +267,9 @@ class PowScalar(Op):
             if x.dtype == np.float32:
                 return helpers_for(self.xp).float32_rounded(_float32_power(self.xp, p), x)
             return self.xp.power(x, x.dtype.type(p))
-        return self.xp.power(x, x.dtype.type(p)) if x.dtype.kind == "c" else \
-            self.xp.power(x, p).astype(x.dtype, copy=False)
+        if x.dtype.kind == "c":
+            return _complex_zero_base(self.xp, x, p, self.xp.power(x, x.dtype.type(p)), True)
+        return self.xp.power(x, p).astype(x.dtype, copy=False)
 
     def backward(self, grad):
         x = self.saved_inputs()
@@ -303,7 +304,10 @@ class Pow(Op):
                 # rounded) value on ~20% of inputs, the double result rounded on ~0.2%
                 wide = xp.power(a.astype(np.float64), b.astype(np.float64))
                 return self.save_output(wide.astype(np.float32))
-            return self.save_output(xp.power(a, b))
+            y = xp.power(a, b)
+            if y.dtype.kind == "c":
+                y = _complex_zero_base(xp, a, b, y, getattr(self, "scalar_exponent", False))
+            return self.save_output(y)
         except ValueError as e:
             _broadcast_error(e, a, b)
 
@@ -319,6 +323,19 @@ class Pow(Op):
             nonneg = (b.real if b._array.dtype.kind == "c" else b) >= 0
             gb = where((a == 0) & nonneg, 0.0, grad * _cj(y * log(a)))
         return ga, gb
+
+
+def _complex_zero_base(xp, a, b, y, scalar_exponent):
+    """torch's complex ``0 ** b`` (exp(b log 0)): inf+nanj for Re(b) < 0, and with an exponent
+    tensor NaN for b == 0 (a number exponent 0 gives ones)."""
+    zero = a == 0
+    if not xp.any(zero):
+        return y
+    b = xp.asarray(b)
+    y = xp.where(zero & (b.real < 0), y.dtype.type(complex(np.inf, np.nan)), y)
+    if not scalar_exponent:
+        y = xp.where(zero & (b == 0), y.dtype.type(complex(np.nan, np.nan)), y)
+    return y.astype(y.dtype, copy=False)
 
 
 def _int_power(xp, a, b):
@@ -734,7 +751,8 @@ def pow(input, exponent, *, out=None):  # noqa: A001 - torch's name
             return _out(PowScalar.apply(x, exponent=exponent), out, "pow", over=(input,))
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     _check_number_or_tensor("pow", exponent, "exponent")
-    return _out(Pow.apply(input, exponent), out, "pow", over=(input, exponent))
+    return _out(Pow.apply(input, exponent, scalar_exponent=not isinstance(exponent, Tensor)),
+                out, "pow", over=(input, exponent))
 
 
 def atan2(input, other, *, out=None):
