@@ -52,9 +52,7 @@ def test_compile_and_jit_return_their_input():
 
     assert numtorch.compile(f) is f
     assert numtorch.compile()(f) is f
-    m = numtorch.nn.Module()
-    assert numtorch.jit.script(m) is m
-    assert numtorch.jit.trace(f, numtorch.ones(1)) is f
+    # jit's script and trace wrap what they are given (tests/test_parity_s50_programs.py)
     assert not numtorch.jit.is_scripting()
 
 

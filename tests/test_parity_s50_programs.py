@@ -5,6 +5,7 @@ each checked against torch at test time.
   ``is_bw`` seen from inside forward and backward, as torch gives them.
 """
 
+import pytest
 import torch
 
 import numtorch
@@ -66,3 +67,186 @@ def _tracker_log(lib):
 
 def test_module_tracker_parents_forward_and_backward():
     assert _tracker_log(numtorch) == _tracker_log(torch)
+
+
+# -- torch.jit.script / trace give script objects (they returned their input before) --------
+
+def _net_class(lib):
+    nn = lib.nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(3, 2)
+            self.bn = nn.BatchNorm1d(2)
+            self.seq = nn.Sequential(nn.ReLU())
+            self.scale = 2.0
+
+        def helper(self, x):
+            return x * self.scale
+
+        def forward(self, x):
+            return self.seq(self.helper(self.bn(self.fc(x))))
+
+    return Net
+
+
+# module-level classes, so that jit.save can pickle them
+_NetTorch = _net_class(torch)
+_NetTorch.__qualname__ = "_NetTorch"
+_NetNumtorch = _net_class(numtorch)
+_NetNumtorch.__qualname__ = "_NetNumtorch"
+_NETS = {"torch": _NetTorch, "numtorch": _NetNumtorch}
+
+
+def _quiet(fn):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn()
+
+
+def _outcome(fn):
+    try:
+        return ("ok", fn())
+    except Exception as e:  # noqa: BLE001 (the class and message are compared)
+        return (type(e).__name__, str(e))
+
+
+def _scripted_facts(lib, how):
+    lib.manual_seed(0)
+    m = _NETS[lib.__name__]()
+    x = lib.randn(4, 3)
+    if how == "script":
+        s = _quiet(lambda: lib.jit.script(m))
+    else:
+        s = _quiet(lambda: lib.jit.trace(m, x))
+    facts = [type(s).__name__, type(s.fc).__name__, type(s.seq).__name__, repr(s)]
+    facts += [isinstance(s, lib.jit.ScriptModule), isinstance(s, lib.nn.Module),
+              isinstance(s.fc, lib.jit.ScriptModule)]
+    facts += [s.fc.weight is m.fc.weight, s.bn.running_mean is m.bn.running_mean,
+              list(s.state_dict()), [n for n, _ in s.named_modules()]]
+    facts.append(lib.equal(s(x), m(x)))
+    s.eval()
+    facts += [s.training, s.bn.training, m.training, m.bn.training]
+    if how == "script":  # (a traced module keeps no plain attributes in torch)
+        facts.append(s.scale)
+        m.scale = 5.0  # the copy keeps its own attributes
+        facts.append(s.scale)
+        facts.append(s.original_name)
+        facts.append(tuple(s.helper(x).shape))
+    with lib.no_grad():
+        m.fc.bias.fill_(7.0)
+    facts.append(s.fc.bias.tolist())
+    s.to(lib.float64)  # parameters are shared objects: the original's move too
+    facts.append((str(m.fc.weight.dtype), s.fc.weight is m.fc.weight))
+    return facts
+
+
+@pytest.mark.parametrize("how", ["script", "trace"])
+def test_jit_module_copy_as_torch(how):
+    assert _scripted_facts(numtorch, how) == _scripted_facts(torch, how)
+
+
+def _function_facts(lib):
+    import pickle
+
+    def f(x, y: int = 2):
+        "doc of f"
+        return x * y
+
+    sf = _quiet(lambda: lib.jit.script(f))
+    tf = _quiet(lambda: lib.jit.trace(f, (lib.ones(2),)))
+    return [isinstance(sf, lib.jit.ScriptFunction), type(sf).__name__, sf.name,
+            sf.qualified_name, sf.__doc__, sf(lib.ones(2), 3).tolist(),
+            _quiet(lambda: lib.jit.script(sf)) is sf, _outcome(lambda: pickle.dumps(sf)),
+            isinstance(tf, lib.jit.ScriptFunction), tf.name, tf(lib.ones(2)).tolist(),
+            isinstance(lib.jit.ScriptFunction, type)]
+
+
+def test_jit_function_as_torch():
+    assert _function_facts(numtorch) == _function_facts(torch)
+
+
+def _serialise_facts(lib, tmp_path):
+    import copy
+    import io
+    import pickle
+
+    lib.manual_seed(0)
+    m = _NETS[lib.__name__]()
+    x = lib.randn(4, 3)
+    s = _quiet(lambda: lib.jit.script(m))
+    t = _quiet(lambda: lib.jit.trace(m, x))
+    facts = [_outcome(lambda: pickle.dumps(s)), _outcome(lambda: lib.save(s, io.BytesIO()))]
+    for obj in (s, t):
+        buf = io.BytesIO()
+        _quiet(lambda obj=obj, buf=buf: lib.jit.save(obj, buf))
+        buf.seek(0)
+        back = _quiet(lambda buf=buf: lib.jit.load(buf))
+        facts += [type(back).__name__, repr(back), lib.equal(back(x), m(x)),
+                  back.fc.weight is m.fc.weight]
+    path = str(tmp_path / f"{lib.__name__}.pt")
+    _quiet(lambda: s.save(path))
+    facts.append(type(_quiet(lambda: lib.jit.load(path))).__name__)
+    c = copy.deepcopy(s)
+    facts += [type(c).__name__, c.fc.weight is s.fc.weight, lib.equal(c(x), s(x))]
+    return facts
+
+
+def test_jit_save_load_pickle_copy_as_torch(tmp_path):
+    assert _serialise_facts(numtorch, tmp_path) == _serialise_facts(torch, tmp_path)
+
+
+def _freeze_facts(lib):
+    lib.manual_seed(0)
+    m = _NETS[lib.__name__]()
+    x = lib.randn(4, 3)
+    s = _quiet(lambda: lib.jit.script(m))
+    facts = [_outcome(lambda: _quiet(lambda: lib.jit.freeze(m.eval()))),
+             _outcome(lambda: _quiet(lambda: lib.jit.freeze(s.train()))),
+             _outcome(lambda: _quiet(lambda: lib.jit.optimize_for_inference(m)))]
+    for fn in (lib.jit.freeze, lib.jit.optimize_for_inference):
+        fz = _quiet(lambda fn=fn: fn(s.eval()))
+        facts += [type(fz).__name__, fz is s, lib.allclose(fz(x), m.eval()(x))]
+    return facts
+
+
+def test_jit_freeze_as_torch():
+    assert _freeze_facts(numtorch) == _freeze_facts(torch)
+
+
+def _container_reprs(lib):
+    nn = lib.nn
+    mods = [nn.ModuleList([nn.Linear(2, 2) for _ in range(3)]),
+            nn.Sequential(nn.ReLU(), nn.ReLU()), nn.ModuleDict({"a": nn.Tanh()})]
+    return [repr(_quiet(lambda m=m: lib.jit.script(m))) for m in mods]
+
+
+def test_jit_script_container_repr_as_torch():
+    # containers print as any scripted module (ModuleList's folding of repeats is not used)
+    assert _container_reprs(numtorch) == _container_reprs(torch)
+
+
+def _copy_facts(lib):
+    import copy
+    import pickle
+    import re
+
+    m = lib.nn.Sequential(lib.nn.Linear(2, 2))
+    facts = []
+    for s in (_quiet(lambda: lib.jit.trace(m, lib.ones(1, 2))), _quiet(lambda: lib.jit.script(m))):
+        c = copy.copy(s)
+        facts += [type(c).__name__, c is s, c._modules["0"] is s._modules["0"],
+                  c._modules["0"].weight is s._modules["0"].weight]
+        kind, msg = _outcome(lambda s=s: pickle.dumps(s))
+        # torch mangles the names of a class's later compiles in a process
+        facts.append((kind, re.sub(r"___torch_mangle_\d+\.", "", msg)))
+    c.train(False)  # a scripted module's copy has its own flag
+    facts.append(s.training)
+    return facts
+
+
+def test_jit_copy_and_pickle_error_of_builtin_modules_as_torch():
+    assert _copy_facts(numtorch) == _copy_facts(torch)

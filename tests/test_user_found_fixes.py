@@ -149,7 +149,7 @@ def _jit_warnings(L, what):
 
     calls = {"script": lambda: L.jit.script(f), "trace_fn": lambda: L.jit.trace(f, L.ones(1)),
              "trace_module": lambda: L.jit.trace(m, L.ones(1)),
-             "freeze": lambda: L.jit.freeze(m.eval()),
+             "freeze": lambda: L.jit.freeze(L.jit.script(m).eval()),
              "fork_wait": lambda: L.jit.wait(L.jit.fork(f, L.ones(1)))}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -157,16 +157,9 @@ def _jit_warnings(L, what):
     return [(w.category.__name__, str(w.message)) for w in caught]
 
 
-@pytest.mark.parametrize("what", ["script", "trace_fn", "trace_module", "fork_wait"])
+@pytest.mark.parametrize("what", ["script", "trace_fn", "trace_module", "fork_wait", "freeze"])
 def test_jit_warns_it_is_deprecated_as_torch(what):
     assert _jit_warnings(numtorch, what) == _jit_warnings(torch, what)
-
-
-def test_jit_freeze_warns_as_torch():
-    # torch's freeze wants a scripted module; numtorch's script returns the module itself
-    assert _jit_warnings(numtorch, "freeze") == [
-        ("DeprecationWarning", "`torch.jit.freeze` is deprecated. Please use `torch.compile` "
-                               "instead.")]
 
 
 def test_jit_save_load_round_trip():

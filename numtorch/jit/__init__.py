@@ -1,5 +1,6 @@
-"""``numtorch.jit``: TorchScript does not exist here; ``script`` and ``trace`` return what
-they are given, so code that scripts a model for speed still runs (eagerly)."""
+"""``numtorch.jit``: TorchScript does not exist here; ``script`` and ``trace`` return objects of
+torch's script types that run the Python code eagerly (see ``_script``), so code that scripts a
+model for speed still runs."""
 
 __all__ = ["script", "trace", "trace_module", "freeze", "optimize_for_inference", "ignore",
            "unused", "export", "is_scripting", "is_tracing", "ScriptModule", "save", "load",
@@ -7,7 +8,8 @@ __all__ = ["script", "trace", "trace_module", "freeze", "optimize_for_inference"
            "script_if_tracing", "script_method", "optimized_execution", "fuser",
            "set_fusion_strategy", "enable_onednn_fusion", "onednn_fusion_enabled",
            "strict_fusion", "TracerWarning", "ScriptWarning", "ScriptFunction",
-           "RecursiveScriptModule", "Future", "export_opnames"]
+           "RecursiveScriptModule", "Future", "export_opnames", "TopLevelTracedModule",
+           "TracedModule"]
 
 import builtins
 
@@ -20,45 +22,77 @@ from ._eager import (  # noqa: F401
     set_fusion_strategy, strict_fusion)
 from . import annotations  # noqa: F401,E402
 from .._fork import Future  # noqa: F401
+from ._script import (  # noqa: F401
+    RecursiveScriptModule, ScriptFunction, ScriptModule, TopLevelTracedModule, TracedModule,
+    copy_script as _copy_script, saving as _saving, script_module as _script_module, trace_module as _trace_module)
 
 
 def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
-    """Return ``obj`` unchanged (numtorch runs everything eagerly)."""
+    """A module's scripted copy (a ``RecursiveScriptModule`` sharing its parameters and
+    buffers), a function's ``ScriptFunction``; classes and script objects come back as they
+    are. Everything runs eagerly."""
     _deprecated("script")
+    if builtins.isinstance(obj, _Module):
+        return _script_module(obj)
+    if builtins.isinstance(obj, (ScriptFunction, type)):
+        return obj
+    if callable(obj):
+        return ScriptFunction(obj)
     return obj
 
 
 def trace(func, example_inputs=None, *args, **kwargs):
-    """Return ``func`` unchanged (numtorch runs everything eagerly)."""
-    from ..nn import Module
-
+    """A module's traced copy (a ``TopLevelTracedModule`` sharing its parameters and buffers)
+    or a function's ``ScriptFunction``. Nothing is recorded: it runs eagerly, so
+    data-dependent branches are taken anew on each call (torch's trace keeps the first)."""
     _deprecated("trace")
     # torch warns again from the helpers it goes through: tracing a module traces its
     # forward method (twice over), a function once more
-    traced = ("trace_method", "trace_method") if builtins.isinstance(func, Module) else ("trace",)
-    for name in traced:
+    module = builtins.isinstance(func, _Module)
+    for name in ("trace_method", "trace_method") if module else ("trace",):
         _deprecated(name)
-    return func
+    if module:
+        return func if builtins.isinstance(func, ScriptModule) else _trace_module(func)
+    if builtins.isinstance(func, ScriptFunction):
+        return func
+    return ScriptFunction(func, f"__torch__.{getattr(func, '__name__', 'fn')}")
 
 
 def trace_module(mod, inputs, *args, **kwargs):
-    """Return ``mod`` unchanged (numtorch runs everything eagerly)."""
+    """The traced copy of ``mod`` (see :func:`trace`)."""
     _deprecated("trace_method")
     _deprecated("trace_method")
-    return mod
+    return mod if builtins.isinstance(mod, ScriptModule) else _trace_module(mod)
+
+
+def _need_script(mod, what):
+    if not builtins.isinstance(mod, ScriptModule):  # noqa: TRY004 (torch's class)
+        raise RuntimeError(f"{what} expects a ScriptModule as input. Please use "
+                           "torch.jit.script or torch.jit.trace to script your 'nn.Module'.")
 
 
 def freeze(mod, preserved_attrs=None, optimize_numerics=True):
-    """Return ``mod`` unchanged: a module here is never scripted, so it has nothing to fold."""
+    """A frozen copy of a scripted module in eval mode.
+
+    Note:
+        Nothing is folded: the copy keeps its parameters (torch's inlines them, so its
+        state_dict is empty) and runs as the module does.
+    """
     _deprecated("freeze", "use `torch.compile` instead")
-    return mod
+    _need_script(mod, "Freezing")
+    if mod.training:
+        raise RuntimeError("Freezing is currently only implemented for modules in eval mode. "
+                           "Please call .eval() on your module before freezing.")
+    return _copy_script(mod)
 
 
 def optimize_for_inference(mod, other_methods=None):
-    """Return ``mod`` unchanged (see :func:`freeze`)."""
+    """A frozen copy of a scripted module (see :func:`freeze`)."""
     _deprecated("optimize_for_inference", "use `torch.compile` instead")
-    _deprecated("freeze", "use `torch.compile` instead")
-    return mod
+    _need_script(mod, "optimize_for_inference")
+    if mod.training:
+        mod = mod.eval()
+    return freeze(mod)
 
 
 def fork(func, *args, **kwargs):
@@ -99,20 +133,6 @@ def annotate(the_type, the_value):
     return the_value
 
 
-class ScriptModule(_Module):
-    """A module written in the TorchScript style (``class M(torch.jit.ScriptModule)`` with
-    ``@torch.jit.script_method``): an ordinary module here, run eagerly. Nothing numtorch
-    makes is an instance of it (``script`` returns modules unchanged)."""
-
-
-class RecursiveScriptModule(ScriptModule):
-    """What torch's ``script`` makes of a module; numtorch never makes one (for isinstance)."""
-
-
-class ScriptFunction:
-    """What torch's ``script`` makes of a function; numtorch never makes one (for isinstance)."""
-
-
 class _Final:
     def __getitem__(self, item):
         return item
@@ -122,7 +142,7 @@ Final = _Final()
 
 
 def save(m, f, _extra_files=None):
-    """Save a "scripted" module (the module itself here) whole, for :func:`load`.
+    """Save a scripted module (or function) whole, for :func:`load`.
 
     Note:
         The file is numtorch's pickle of the module (``numtorch.save(m, f)``), not a
@@ -131,7 +151,8 @@ def save(m, f, _extra_files=None):
     from ..serialization import save as _save
 
     _deprecated("save", "switch to `torch.export`")
-    _save(m, f)
+    with _saving():
+        _save(m, f)
 
 
 def load(f, map_location=None, _extra_files=None):
