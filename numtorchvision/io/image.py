@@ -63,14 +63,52 @@ def read_file(path):
     return torch.from_numpy(np.frombuffer(data, dtype=np.uint8).copy())
 
 
+_IMAGE_SRC = "/__w/vision/vision/pytorch/vision/torchvision/csrc/io/image/"
+# the names torchvision's checks print for a tensor's dtype (caffe2 TypeMeta names)
+_TYPE_NAMES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
+               "uint16": "short unsigned int", "uint32": "unsigned int",
+               "uint64": "long unsigned int", "float16": "c10::Half",
+               "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double",
+               "bool": "bool", "complex64": "c10::complex<float>",
+               "complex128": "c10::complex<double>"}
+
+
+def _fail(func, src, line, message):
+    raise RuntimeError(f"{func}, {_IMAGE_SRC}{src}:{line}, {message}")
+
+
+def _check_encoded(data):
+    """torchvision's check of the bytes given to decode_jpeg/png/gif/webp (common.cpp)."""
+    if not data.is_contiguous():
+        _fail("validate_encoded_data", "common.cpp", 16, "Input tensor must be contiguous.")
+    if data.dtype != torch.uint8:
+        name = str(data.dtype).replace("torch.", "")
+        _fail("validate_encoded_data", "common.cpp", 18,
+              f"Input tensor must have uint8 data type, got {_TYPE_NAMES.get(name, name)}")
+    if data.dim() != 1 or data.numel() == 0:
+        _fail("validate_encoded_data", "common.cpp", 22,
+              f"Input tensor must be 1-dimensional and non-empty, got {data.dim()} dims  and "
+              f"{data.numel()} numels.")
+
+
 def _bytes_of(data, what):
     if not isinstance(data, torch.Tensor):
         raise TypeError(f"{what}: expected a 1-D uint8 tensor of bytes, got {type(data)}")
-    if data.dtype != torch.uint8:
-        raise RuntimeError(f"{what}: expected a uint8 tensor, got {data.dtype}")
-    if data.dim() != 1:
-        raise RuntimeError(f"{what}: expected a 1-D tensor of bytes, got {data.dim()} "
-                           f"dimensions")
+    if what == "decode_image":  # decode_image.cpp's own checks
+        if data.device.type != "cpu":
+            _fail(what, "cpu/decode_image.cpp", 16, "Expected a CPU tensor")
+        if data.dtype != torch.uint8:
+            _fail(what, "cpu/decode_image.cpp", 18, "Expected a torch.uint8 tensor")
+        if data.dim() != 1 or data.numel() == 0:
+            _fail(what, "cpu/decode_image.cpp", 20, "Expected a non empty 1-dimensional tensor")
+    elif what in ("decode_jpeg", "decode_png", "decode_gif", "decode_webp"):
+        _check_encoded(data)
+    else:
+        if data.dtype != torch.uint8:
+            raise RuntimeError(f"{what}: expected a uint8 tensor, got {data.dtype}")
+        if data.dim() != 1:
+            raise RuntimeError(f"{what}: expected a 1-D tensor of bytes, got {data.dim()} "
+                               f"dimensions")
     return data.numpy(force=True).tobytes()
 
 
@@ -216,22 +254,40 @@ _UNSUPPORTED = ("Unsupported image file. Only jpeg, png, webp and gif are curren
                 "directly.")
 
 
+def _signature(data):
+    """The format torchvision's decode_image reads from the first bytes ("jpeg", "png",
+    "gif", "webp" or None), refusing data too short for the next signature as it does."""
+    n = len(data)
+    for size, line, kind, match in (
+            (3, 30, "jpeg", data[:3] == b"\xff\xd8\xff"),
+            (4, 36, "png", data[:4] == b"\x89PNG"),
+            (6, 45, "gif", data[:6] in (b"GIF87a", b"GIF89a")),
+            (15, 54, "webp", data[:4] == b"RIFF" and data[8:15] == b"WEBPVP8")):
+        if n < size:
+            _fail("decode_image", "cpu/decode_image.cpp", line, _UNSUPPORTED)
+        if match:
+            return kind
+    return None
+
+
 def decode_image(input, mode=ImageReadMode.UNCHANGED, apply_exif_orientation=False):
     """Decode JPEG, PNG, GIF, WEBP (and any format Pillow reads) bytes, or the file at the
     path ``input``, to a (C, H, W) uint8 tensor (uint16 for a 16-bit PNG)."""
     if not isinstance(input, torch.Tensor):
         input = read_file(str(input))
     data = _bytes_of(input, "decode_image")
-    if data[:8] == b"\x89PNG\r\n\x1a\n":
+    kind = _signature(data)
+    if kind is not None:  # handed to that format's decoder, which checks the tensor again
+        _check_encoded(input)
+    if kind == "png":
         return _decode_png(data, mode, apply_exif_orientation, "decode_image")
-    # as torchvision (its shipped decode_image compares six bytes): decode_gif, whatever the mode
-    if data[:6] in (b"GIF87a", b"GIF89a"):
+    if kind == "gif":  # as torchvision: decode_gif, whatever the mode
         return decode_gif(input)
-    try:
+    try:  # (other formats Pillow reads are decoded too, where torchvision refuses them)
         img = _open(data, "decode_image", mode=_mode_of(mode))
     except RuntimeError as exc:
         if isinstance(exc.__cause__, pil().UnidentifiedImageError):  # not an image format
-            raise RuntimeError(_UNSUPPORTED) from None
+            _fail("decode_image", "cpu/decode_image.cpp", 60, _UNSUPPORTED)
         raise
     if img.format == "WEBP":
         return _webp_tensor(img, _mode_of(mode))

@@ -52,3 +52,53 @@ def test_write_file_checks(tmp_path, data, text):
 def test_write_file_into_a_missing_folder(tmp_path):
     with pytest.raises(RuntimeError, match=f"{_SRC}:106, Error opening output file$"):
         nio.write_file(tmp_path / "nope" / "y.bin", numtorch.zeros(3, dtype=numtorch.uint8))
+
+
+# -- the decoders' checks of their input tensor (common.cpp's validate_encoded_data, and
+# decode_image.cpp's own checks and signature lengths), read from the shipped image.so
+
+_DECODERS = ["decode_jpeg", "decode_png", "decode_gif", "decode_webp"]
+
+
+@pytest.mark.parametrize("name", _DECODERS)
+@pytest.mark.parametrize("data, text", [
+    (np.zeros(0, np.uint8), (":22, Input tensor must be 1-dimensional and non-empty, got 1 "
+                             "dims  and 0 numels.")),
+    (np.zeros((2, 3), np.uint8), (":22, Input tensor must be 1-dimensional and non-empty, got 2 "
+                                  "dims  and 6 numels.")),
+    (np.zeros(5, np.int32), ":18, Input tensor must have uint8 data type, got int"),
+    (np.zeros(5, np.float32), ":18, Input tensor must have uint8 data type, got float"),
+])
+def test_decoder_input_checks(name, data, text):
+    with pytest.raises(RuntimeError) as info:
+        getattr(nio, name)(numtorch.from_numpy(data))
+    assert str(info.value).startswith("validate_encoded_data, ")
+    assert str(info.value).endswith("common.cpp" + text)
+
+
+@pytest.mark.parametrize("name", _DECODERS + ["decode_image"])
+def test_decoders_refuse_a_strided_tensor(tmp_path, name):
+    from PIL import Image
+
+    Image.new("RGB", (3, 2)).save(tmp_path / "a.png")
+    data = nio.read_file(tmp_path / "a.png")
+    strided = numtorch.stack([data, data], 1).reshape(-1)[::2]  # the same bytes, strided
+    assert not strided.is_contiguous() and numtorch.equal(strided, data)
+    with pytest.raises(RuntimeError, match=r"common\.cpp:16, Input tensor must be contiguous\.$"):
+        getattr(nio, name)(strided)
+
+
+@pytest.mark.parametrize("data, text", [
+    (np.zeros(0, np.uint8), ":20, Expected a non empty 1-dimensional tensor"),
+    (np.zeros(5, np.int64), ":18, Expected a torch.uint8 tensor"),
+    (np.zeros(2, np.uint8), ":30, Unsupported image file."),
+    (np.zeros(3, np.uint8), ":36, Unsupported image file."),
+    (np.zeros(5, np.uint8), ":45, Unsupported image file."),
+    (np.zeros(14, np.uint8), ":54, Unsupported image file."),
+    (np.zeros(40, np.uint8), ":60, Unsupported image file."),
+])
+def test_decode_image_checks(data, text):
+    with pytest.raises(RuntimeError) as info:
+        nio.decode_image(numtorch.from_numpy(data))
+    assert str(info.value).startswith("decode_image, ")
+    assert "decode_image.cpp" + text in str(info.value)
