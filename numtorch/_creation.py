@@ -175,6 +175,10 @@ def number_as(value, dt, fn="fill_", keep_python=False):
             return value if keep_python or fn == "setitem" else dt.np.type(value)
     if dt._category == _dtype._QUANT:  # written into a quantized tensor, which quantizes it
         return builtins.float(value)
+    if dt in _dtype._FLOAT8:  # torch's float8 conversion (saturation, NaN bits), unchecked
+        from ._float8 import to_float8
+
+        return to_float8(np.asarray(value, np.float64), dt.np)[()]
     if t is builtins.int or t is builtins.bool or isinstance(value, (builtins.int, np.integer)):
         if not -2 ** 63 <= value < 2 ** 63:
             if fn == "setitem":

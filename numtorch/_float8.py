@@ -31,9 +31,9 @@ def to_float8(a, np_dtype):
     name = np_dtype.name
     f = a.astype(np.float32)
     if name == "float8_e4m3fn":
-        f = np.clip(f, -448.0, 448.0)  # (NaN stays NaN)
+        f = np.asarray(np.clip(f, -448.0, 448.0))  # (NaN stays NaN; asarray: 0-d stays array)
     elif name == "float8_e8m0fnu":
-        f = np.abs(f)
+        f = np.asarray(np.abs(f))
     out = f.astype(np_dtype)
     if name == "float8_e5m2":
         bits = out.view(np.uint8)

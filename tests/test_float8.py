@@ -143,3 +143,20 @@ def test_data_copies_and_products_convert_as_torch(name):
         return [made.view(lib.uint8).tolist(), copied.view(lib.uint8).tolist()] + got
 
     assert story(nt) == story(real)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_numbers_and_tensors_written_in_place_convert_as_torch(name):
+    def story(lib):
+        dt, out = getattr(lib, name), []
+        for v in (448.0, 450.0, 1000.0, float("inf"), float("nan"), -1000.0, 1e-30, 300, 2 ** 20,
+                  -1.0, 0.0):
+            one = lib.zeros(1, dtype=dt).fill_(v)
+            x = lib.zeros(2, dtype=dt)
+            x[0] = v
+            y = lib.zeros(3, dtype=dt)
+            y[1:] = lib.tensor([v, 2.0])
+            out.append([t.view(lib.uint8).tolist() for t in (one, x, y)])
+        return out
+
+    assert story(nt) == story(real)

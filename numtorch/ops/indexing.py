@@ -563,6 +563,9 @@ def setitem(input, index, value):
     if isinstance(value, Tensor) and value.dtype._category == _dtype._COMPLEX and \
             input.dtype._category != _dtype._COMPLEX:
         value = _complex_into_real(input, value, advanced)
+    if isinstance(value, Tensor) and value.dtype is not input.dtype and \
+            input.dtype in _dtype._FLOAT8:
+        value = value.to(input.dtype)  # torch's float8 conversion (saturation, NaN bits)
     v_req = isinstance(value, Tensor) and value.requires_grad
     if not (_state.enabled and (input.requires_grad or v_req)):
         dst = input._array
