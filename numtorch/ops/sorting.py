@@ -222,8 +222,11 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
         raise RuntimeError("selected index k out of range")
     xp = xp_of(a)
     n = a.shape[d]
+    fast = _topk_one_line(a, d, k, largest) if _plain_host(a) else None
     if input._array.ndim == 0:  # torch hands back the one value for k=0 too
         idx = xp.zeros((), dtype=np.int64)
+    elif fast is not None:  # no ties to settle: the same indices as the full path's
+        idx = fast
     elif 0 < k < n // 4:
         # a partition finds the k candidates, then only those k are sorted
         part = xp.argpartition(a, n - k if largest else k - 1, axis=d)
@@ -233,10 +236,54 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
     else:
         order = _argsort(a, d, largest, xp)
         idx = xp.take(order, xp.arange(k), axis=d).astype(np.int64, copy=False)
-    if _plain_host(a) and input._array.ndim and k:
+    if _plain_host(a) and input._array.ndim and k and fast is None:
         idx = _torch_topk_ties(a, d, idx, k, largest, sorted)
     idx = _row_major(idx)
     return _out(_topk_t((_pick(input, d, idx, "TopkBackward0"), _make(idx))), out, exact=True)
+
+
+# topk of one long line reads a strided sample of this many values for its threshold
+_TOPK_SAMPLE = 8192
+
+
+def _topk_one_line(a, d, k, largest):
+    """Sorted top-``k`` indices of ``a`` when it is one long line (a plain host array) and
+    no selected value is tied, else None (the full path decides).
+
+    The ``j``-th largest value of a strided sample is a threshold that about ``2k + 16``
+    sample values' worth of the line pass (NaN passes too): those candidates hold the top
+    ``k`` when there are at least ``k`` of them, and every entry equal to the ``k``-th value,
+    so the tie test on them is the full line's. One compare over the line replaces a
+    partition of it.
+    """
+    n = a.shape[d]
+    if a.size != n or n < 4 * _TOPK_SAMPLE or not 0 < k <= n // 64 or \
+            a.dtype.kind not in "fiu":
+        return None
+    line = a.reshape(-1)
+    sample = line[::n // _TOPK_SAMPLE]
+    m = sample.shape[0]
+    j = min(m, 2 * (k * m // n + 1) + 16)
+    if largest:
+        thr = np.partition(sample, m - j)[m - j]
+        cand = np.flatnonzero(~(line < thr))
+    else:
+        thr = np.partition(sample, j - 1)[j - 1]
+        cand = np.flatnonzero(~(line > thr))
+    c = cand.shape[0]
+    if c < k or c > n // 16:  # a NaN threshold, heavy ties, an unlucky sample
+        return None
+    sub = line[cand]
+    part = np.argpartition(sub, c - k if largest else k - 1)
+    sel = part[c - k:] if largest else part[:k]
+    top_i = sel[_argsort(sub[sel], 0, largest, np)]
+    top = sub[top_i]
+    if _equal(top[1:], top[:-1], np).any() or \
+            np.count_nonzero(_equal(sub, top[-1:], np)) > 1:
+        return None
+    shape = list(a.shape)
+    shape[d] = k
+    return cand[top_i].reshape(shape)
 
 
 def _plain_host(a):
