@@ -250,3 +250,28 @@ def test_mark_dirty_non_input_warns():
     for rg, no_grad in ((True, False), (False, False), (True, True)):
         want, got = run(torch, rg, no_grad), run(numtorch, rg, no_grad)
         assert got == want
+
+
+# -- saved_tensors_hooks around a non-reentrant checkpoint see its arguments ------------------
+def _ckpt_under_hooks(lib, kind):
+    from importlib import import_module
+
+    checkpoint = import_module(lib.__name__ + ".utils.checkpoint").checkpoint
+    hooks = lib.autograd.graph.saved_tensors_hooks
+    log = []
+    x = lib.tensor([0.0, 1.0], requires_grad=True)
+    w = lib.tensor([2.0, 3.0])
+    if kind == "log":
+        pack, unpack = (lambda t: (log.append(("pack", t.tolist())), t)[1],
+                        lambda t: (log.append("unpack"), t)[1])
+    else:  # the unpack hook's tensor is what the recomputation runs on
+        pack, unpack = (lambda t: t.detach() * 2, lambda t: t)
+    with hooks(pack, unpack):
+        y = checkpoint(lambda a, b: (a * b).exp(), x, w, use_reentrant=False)
+    y.sum().backward()
+    return log, x.grad
+
+
+def test_checkpoint_arguments_go_through_outer_saved_tensors_hooks():
+    for kind in ("log", "altered"):
+        _check(lambda lib, kind=kind: _ckpt_under_hooks(lib, kind))

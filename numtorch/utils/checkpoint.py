@@ -24,6 +24,7 @@ import warnings
 from .. import _random
 from .._tensor import Tensor
 from ..autograd import engine as _engine
+from ..autograd._graph_api import Packed, current_hooks
 from ..autograd.function import Function
 from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 from ..autograd.graph import _INFERENCE_SAVED, saved_tensors_hooks
@@ -316,12 +317,19 @@ class _Frame:
         # changed in place since forward would give silently wrong gradients; torch keeps
         # them as saved tensors and its unpack raises, as here
         self.inputs = []
+        # (position, Packed) of each positional tensor argument when saved_tensors_hooks are
+        # active around the call: torch saves the arguments through them, and recomputes
+        # from what the unpack hook gives back
+        self.packed = []
         if is_grad_enabled():
-            for a in args:
+            hooks = current_hooks()
+            for i, a in enumerate(args):
                 if isinstance(a, Tensor):
                     if type(a._vc) is not list:
                         raise RuntimeError(_INFERENCE_SAVED)
                     self.inputs.append((a, a._version))
+                    if hooks is not None:
+                        self.packed.append((i, Packed(a, hooks)))
 
     def pack(self, t):
         self.meta.append((tuple(t.shape), t.dtype, t.device))
@@ -364,9 +372,17 @@ class _Frame:
             got.append(t.detach())
 
         try:
+            args = list(self.args)
+            for i, packed in self.packed:
+                t = packed.tensor()
+                if self.args[i].requires_grad and not t.requires_grad:
+                    # torch's unpacked saved tensor keeps the original's place in the graph;
+                    # here it only has to record the ops again (the values go to its nodes)
+                    t = t.detach().requires_grad_(True)
+                args[i] = t
             with self.state.replay(), enable_grad(), self.recompute_ctx_fn(), \
                     saved_tensors_hooks(pack, _no_unpack):
-                self.fn(*self.args, **self.kwargs)
+                self.fn(*args, **self.kwargs)
         except _StopRecompute:
             pass
         if len(got) != wanted:
