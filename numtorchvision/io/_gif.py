@@ -20,7 +20,14 @@ import numpy as np
 
 
 class GifError(RuntimeError):
-    pass
+    """A refusal by torchvision's decoder; ``line`` is its check's line in decode_gif.cpp."""
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.line = 76  # DGifSlurp
+        for start, line in (("DGifOpenFileName", 68), ("Global and local", 115)):
+            if message.startswith(start):
+                self.line = line
 
 
 def _sub_blocks(data, pos):

@@ -323,9 +323,10 @@ def decode_gif(input):
     try:
         frames = _gif.decode(data, pil())
     except _gif.GifError as exc:
-        raise RuntimeError(str(exc)) from None
+        _fail("decode_gif", "cpu/decode_gif.cpp", exc.line, str(exc))
     except Exception as exc:  # Pillow raises several kinds for bad LZW data
-        raise RuntimeError(f"DGifSlurp() failed - 112 ({exc})") from exc
+        raise RuntimeError(f"decode_gif, {_IMAGE_SRC}cpu/decode_gif.cpp:76, DGifSlurp() failed "
+                           f"- 112 ({exc})") from exc
     out = frames.transpose(0, 3, 1, 2)  # channels-last, as torchvision's decoder gives it
     return torch.from_numpy(out[0] if len(out) == 1 else out)
 
