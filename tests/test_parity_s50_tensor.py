@@ -288,3 +288,46 @@ _ZERO_POWERS = {
 @pytest.mark.parametrize("name", sorted(_ZERO_POWERS))
 def test_complex_zero_base_powers(name):
     same(_ZERO_POWERS[name], rtol=1e-6, atol=1e-6)
+
+
+# -- 7. complex logsumexp (principal angle, conjugate gradient) and acosh's gradient ------------
+
+_COMPLEX_LSE = {
+    "wraps_angle": lambda t: t.logsumexp(t.tensor([0 + 10j, 1 + 4j]), 0),
+    "rows_keepdim": lambda t: t.logsumexp(t.tensor([[1 + 4j, 2 - 5j], [3 - 7j, 0j]]), 1, True),
+    "real_shift_only": lambda t: t.logsumexp(t.tensor([1000j, 1 + 0j], dtype=t.complex128), 0),
+    "minus_inf": lambda t: t.logsumexp(t.tensor([complex(-np.inf, 0), 1 + 4j]), 0),
+    "plus_inf": lambda t: t.logsumexp(t.tensor([complex(np.inf, 1), 1 + 4j]), 0),
+    "nan_imag": lambda t: t.logsumexp(t.tensor([[complex(2, np.nan), 2 + 2j]]), 1),
+    "all_minus_inf": lambda t: t.logsumexp(t.tensor([[complex(-np.inf, 3), complex(-np.inf, 0)]],
+                                                     dtype=t.complex128), 1),
+    "all_dims_transposed": lambda t: t.logsumexp(t.tensor([[1 + 1j, 2 + 2j], [3 - 7j, 0j]]).t(),
+                                                 (0, 1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_COMPLEX_LSE))
+def test_complex_logsumexp_values(name):
+    same(_COMPLEX_LSE[name], rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("op", ["logsumexp", "acosh", "acosh_real"])
+def test_complex_gradients_conjugate(op):
+    zv = (np.random.default_rng(5).normal(size=(2, 3))
+          + 1j * np.random.default_rng(6).normal(size=(2, 3))) * 0.8
+
+    def run(t):
+        z = t.tensor(zv, dtype=t.complex128, requires_grad=True)
+        if op == "logsumexp":
+            y = t.logsumexp(z, 1)
+        elif op == "acosh":
+            y = t.acosh(z)
+        else:
+            z = t.tensor(np.abs(zv.real) + 1.5, requires_grad=True)
+            y = t.acosh(z)
+        w = t.arange(1.0, y.numel() + 1, dtype=t.float64).view(y.shape) * (1 + 0.7j)
+        (g,) = t.autograd.grad((y * w).real.sum(), (z,), create_graph=True)
+        g2 = t.autograd.grad((g * g.conj()).real.sum(), (z,))[0]
+        return y, g, g2
+
+    same(run, rtol=1e-7, atol=1e-9)

@@ -90,7 +90,8 @@ class Var(Op):
 
 
 class LogSumExp(Op):
-    """y = log(sum(exp(x))) over dims; dy/dx = exp(x - y) (the softmax)."""
+    """y = log(sum(exp(x))) over dims; dy/dx = exp(x - y) (the softmax; conjugated in the
+    gradient of complex x)."""
     out_layout = "contiguous"  # torch allocates the result row-major
 
     def forward(self, x):
@@ -100,7 +101,9 @@ class LogSumExp(Op):
         if _count(x.shape, dims) == 0 or x.size == 0:
             return self.save_output(xp.full(shape, -np.inf, dtype=x.dtype))
         xa = x.astype(np.float32) if is_half(x.dtype) else x  # torch works in float32
-        m = xa.max(axis=dims, keepdims=True)
+        # (complex: shifted by the largest real part, so the imaginary part of the result is
+        # the principal angle of the sum, as torch gives it)
+        m = (xa.real if xa.dtype.kind == "c" else xa).max(axis=dims, keepdims=True)
         # shifting by the max keeps exp() in range; an infinite max would give inf - inf
         m = xp.where(xp.isinf(m), xp.zeros((), dtype=m.dtype), m)
         with np.errstate(divide="ignore"):  # all -inf: log(0) = -inf, as torch
@@ -118,7 +121,10 @@ class LogSumExp(Op):
     def backward(self, grad):
         x = self.saved_inputs()
         y = _expand_back(self.saved_output(), x.shape, self.dims, self.keepdim)
-        return _expand_back(grad, x.shape, self.dims, self.keepdim) * (x - y).exp()
+        soft = (x - y).exp()
+        if soft.dtype.is_complex:  # (the conjugate derivative, as for every complex input)
+            soft = soft.conj()
+        return _expand_back(grad, x.shape, self.dims, self.keepdim) * soft
 
 
 class Norm(Op):

@@ -465,6 +465,8 @@ class Acosh(Op):
 
     def backward(self, grad):
         x = self.saved_inputs()
+        if x.dtype.is_complex:  # the principal branch's derivative (1/sqrt(x^2 - 1) flips
+            return grad * _cj((sqrt(x - 1) * sqrt(x + 1)).reciprocal())  # sign for Re x < 0)
         return grad * _cj(rsqrt(x * x - 1))
 
 
