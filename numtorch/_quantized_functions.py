@@ -293,12 +293,12 @@ def _choose_qparams_per_tensor(input, reduce_range=False):
 def quantize_per_tensor_dynamic(input, dtype, reduce_range):
     """Quantize with parameters chosen from ``input``'s own range (``quint8`` or ``qint8``),
     as :func:`choose_qparams` picks them."""
-    _deprecated()
     if dtype is not _dtype.quint8 and dtype is not _dtype.qint8 and \
             dtype is not _dtype.float16:
         raise RuntimeError(f"dtype={dtype} is not supported in quantize_per_tensor_dynamic")
-    if dtype is _dtype.float16:
+    if dtype is _dtype.float16:  # no quantized tensor made: no deprecation warning
         return input.to(_dtype.float16)
+    _deprecated()
     arr = _host(input)
     lo = float(arr.min()) if arr.size else 0.0
     hi = float(arr.max()) if arr.size else 0.0

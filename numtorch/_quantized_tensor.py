@@ -139,11 +139,11 @@ class _TensorQuantized:
         return _float_tensor(np.array(a.ints, order="K", copy=True))
 
     def dequantize(self):
-        """The float32 values ``scale * (q - zero_point)``; a float tensor is returned as is.
-        """
+        """The float32 values ``scale * (q - zero_point)``; a float32 tensor is returned as
+        is, any other one converted to float32 (as torch does)."""
         a = self._array
         if type(a) is not QArray:
-            return self
+            return self if self.dtype is _dtype.float32 else self.float()
         return _float_tensor(dequantize_array(a))
 
 

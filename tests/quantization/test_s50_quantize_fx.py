@@ -2,7 +2,6 @@
 test time: the same model, weights and calibration data through both; the prepared and
 converted code, the quantized modules' parameters and the int8 results must agree."""
 
-import copy
 import operator
 import warnings
 
@@ -393,13 +392,39 @@ def test_ops_outside_the_implemented_set_raise_rather_than_differ():
     assert "quantized" in type(converted.fc).__module__
 
 
-def test_convert_to_reference_fx_is_not_silently_wrong():
-    q = nt.ao.quantization
-    tm = nt.nn.Sequential(nt.nn.Linear(2, 2))
-    prepared = q.quantize_fx.prepare_fx(tm.eval(), q.get_default_qconfig_mapping(),
-                                        (nt.ones(1, 2),))
-    with pytest.raises(NotImplementedError, match="convert_to_reference_fx"):
-        q.quantize_fx.convert_to_reference_fx(copy.deepcopy(prepared))
+@pytest.mark.parametrize("name,mapping", [("full", "x86"), ("block", "qnnpack"),
+                                          ("nested", "by_name_and_order"),
+                                          ("mlp", "dynamic"), ("mlp", "fp16_dynamic")])
+def test_convert_to_reference_fx_matches_torch(name, mapping):
+    tm, nm, shape = _pair(name)
+    batches = _batches(shape)
+    refs = []
+    for T, model in ((torch, tm), (nt, nm)):
+        q = T.ao.quantization
+        prepared = q.quantize_fx.prepare_fx(model.eval(), _mapping(T, mapping),
+                                            (T.tensor(batches[0]),))
+        for b in batches:
+            prepared(T.tensor(b))
+        refs.append(q.quantize_fx.convert_to_reference_fx(prepared))
+    tr, nr = refs
+    assert nr.code == tr.code
+    assert [(n, type(m).__name__) for n, m in nr.named_modules()] == \
+        [(n, type(m).__name__) for n, m in tr.named_modules()]
+    assert str(nr).replace("numtorch", "torch") == str(tr)
+    assert sorted(nr.state_dict()) == sorted(tr.state_dict())
+    for b in _batches(shape, 2, seed=7):
+        t_out, n_out = tr(torch.tensor(b)), nr(nt.tensor(b))
+        if isinstance(t_out, tuple):
+            t_out, n_out = t_out[0], n_out[0]
+        np.testing.assert_allclose(n_out.detach().numpy(), t_out.detach().numpy(),
+                                   rtol=1e-5, atol=1e-6)
+
+
+def test_dequantize_of_a_plain_tensor_gives_float32():
+    for dt in ("float16", "bfloat16", "float64", "float32", "int32"):
+        t = torch.ones(2, dtype=getattr(torch, dt)).dequantize()
+        n = nt.ones(2, dtype=getattr(nt, dt)).dequantize()
+        assert str(n.dtype) == str(t.dtype)
 
 
 @pytest.mark.parametrize("op", ["add", "add_relu", "mul", "mul_relu"])

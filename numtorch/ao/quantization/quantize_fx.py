@@ -6,12 +6,16 @@ patterns, and inserts observers where the native backend (x86/fbgemm/qnnpack) qu
 the calibrated (or trained) model into a GraphModule of quantized modules and
 ``torch.ops.quantized`` calls.
 
+``convert_to_reference_fx`` gives the reference model instead: quantize/dequantize pairs and
+reference conv/linear modules (:mod:`numtorch.ao.nn.quantized.reference`).
+
 Note: numtorch quantizes the patterns users build models from (conv/linear modules plain and
 fused, batch norm, ReLU, add/mul, cat, pooling, shape ops, sigmoid/tanh/hardsigmoid,
 ``F.linear``, dynamic Linear). The other ops torch's native backend quantizes (functional
 convs, ``ConvTranspose``, layer/group/instance norm, ``matmul``, ``PReLU``, ``Softmax``, RNNs,
 embeddings) make ``prepare_fx`` raise ``NotImplementedError`` unless their qconfig is None;
-``convert_to_reference_fx``, custom configs and backend configs are not available.
+custom configs (prepare/convert/fuse), backend configs and ``_equalization_config`` raise
+``NotImplementedError`` too.
 """
 
 import warnings

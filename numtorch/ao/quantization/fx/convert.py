@@ -507,9 +507,9 @@ def getattr_path(obj, path):
 
 def convert(model, is_reference=False):
     """Convert the prepared GraphModule ``model`` in place and return it."""
-    if is_reference:
-        raise NotImplementedError(
-            "numtorch's FX graph mode quantization has no reference quantized modules yet: "
-            "convert_to_reference_fx is not available; use convert_fx")
     state = model.meta.get(STATE_KEY)
+    if is_reference:
+        from .convert_reference import ReferenceConverter
+
+        return ReferenceConverter(model, state).run()
     return _Converter(model, state).run()
