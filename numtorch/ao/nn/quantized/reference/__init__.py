@@ -2,6 +2,6 @@
 weight goes through quantize/dequantize with stored parameters before the float op (what
 ``convert_to_reference_fx`` builds)."""
 
-from .modules import *  # noqa: F403
+from .modules import *
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "Linear"]
