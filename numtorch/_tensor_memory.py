@@ -44,7 +44,7 @@ class _TensorMemory:
 
         if source is None:
             self._array = np.empty((0,), dtype=self._array.dtype)
-        elif isinstance(source, TypedStorage):
+        elif isinstance(source, (TypedStorage, UntypedStorage)):
             flat = source._array
             if isinstance(source, UntypedStorage):  # bytes: read as this tensor's dtype
                 item = self._array.itemsize

@@ -31,7 +31,26 @@ def _root(arr):
     return base.reshape(-1)
 
 
-class TypedStorage(metaclass=TorchNamed):
+class _StorageMeta(TorchNamed):
+    """The storages' metaclass: ``isinstance`` answers as torch's does, where UntypedStorage
+    is no TypedStorage (numtorch's UntypedStorage reuses TypedStorage's code as a subclass)
+    and a legacy class (``FloatStorage``...) claims every typed storage of its dtype."""
+
+    def __instancecheck__(cls, instance):
+        kind = type(instance)
+        if not isinstance(kind, _StorageMeta):
+            return type.__instancecheck__(cls, instance)
+        untyped = issubclass(kind, UntypedStorage)
+        if cls is UntypedStorage:
+            return untyped
+        if cls is TypedStorage:
+            return not untyped
+        if not untyped and _BY_NAME.get(cls.__name__) is cls:  # FloatStorage...: its dtype
+            return instance.dtype == cls.dtype
+        return type.__instancecheck__(cls, instance)
+
+
+class TypedStorage(metaclass=_StorageMeta):
     """A 1-D block of elements of one dtype; the legacy ``torch.FloatStorage`` family."""
 
     dtype = None  # set on the typed subclasses; instances of TypedStorage carry their own
@@ -103,6 +122,9 @@ class TypedStorage(metaclass=TorchNamed):
 
     def __getitem__(self, idx):
         if isinstance(idx, slice):
+            if not isinstance(self, UntypedStorage):
+                raise RuntimeError(  # noqa: TRY004 - torch's class
+                    "slices are only supported in UntypedStorage.__getitem__")
             step = 1 if idx.step is None else idx.step
             if step != 1:  # torch's storages slice contiguously only
                 raise RuntimeError(f"Trying to slice with a step of {step}, but only a step of "
@@ -197,6 +219,8 @@ class TypedStorage(metaclass=TorchNamed):
     # -- conversions ---------------------------------------------------------------------------
     def type(self, dtype=None, non_blocking=False):
         if dtype is None:
+            if isinstance(self, UntypedStorage):
+                return "torch.storage.UntypedStorage"
             return "torch." + type(self).__name__
         cls = _BY_NAME.get(dtype.rsplit(".", 1)[-1]) if isinstance(dtype, str) else dtype
         if cls is None:
@@ -239,6 +263,13 @@ class TypedStorage(metaclass=TorchNamed):
     def untyped(self):
         return UntypedStorage(wrap=self._array.view(np.uint8))
 
+    def pickle_storage_type(self):
+        """The legacy class name of this storage's dtype (``"FloatStorage"``)."""
+        if isinstance(self, UntypedStorage):
+            raise AttributeError(  # noqa: TRY004 - a method UntypedStorage lacks in torch
+                "'UntypedStorage' object has no attribute 'pickle_storage_type'")
+        return _CLASS_OF[self.dtype].__name__
+
     @classmethod
     def from_buffer(cls, buffer, byte_order="native", count=-1, offset=0):
         """A new storage copied from a bytes-like ``buffer``."""
@@ -252,6 +283,9 @@ class TypedStorage(metaclass=TorchNamed):
         if count >= 0 and count * dt.itemsize > avail:  # torch's words (bytes as "elements")
             raise ValueError(f"buffer has only {avail} elements after offset {offset}, but "
                              f"specified a size of {count}")
+        if count < 0 and offset >= 0 and avail % dt.itemsize:
+            raise ValueError(f"buffer size ({avail}) must be a multiple of element size "
+                             f"({dt.itemsize})")
         arr = np.frombuffer(buffer, dtype=dt, count=count, offset=offset)
         return cls(wrap=arr.astype(arr.dtype.newbyteorder("=")).copy())
 
@@ -301,6 +335,17 @@ class UntypedStorage(TypedStorage):
 
     def nbytes(self):
         return int(self._array.nbytes)
+
+    def byteswap(self, dtype):
+        """Reverse the byte order of each ``dtype`` element in place (each half of a complex
+        one); the bytes must hold whole elements."""
+        dt = _dtype.as_dtype(dtype)
+        size = dt.itemsize // 2 if dt.is_complex else dt.itemsize
+        if self._array.size % dt.itemsize:
+            raise RuntimeError(f"the length of data is not a multiple of {dt.itemsize}")
+        if size > 1:
+            rows = self._array.reshape(-1, size)
+            rows[...] = rows[:, ::-1].copy()
 
     @classmethod
     def from_buffer(cls, buffer, byte_order=None, dtype=None, count=-1, offset=0):

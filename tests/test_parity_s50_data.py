@@ -120,9 +120,9 @@ def test_crafted_nested_tensor_geometry_is_refused_as_in_torch(case):
 # Found: numtorch had no torch.utils.serialization.config, so a program setting
 # config.load.mmap (maps every load), config.save.storage_alignment or compute_crc32 failed
 # with AttributeError; set_crc32_options(False) still wrote CRCs.
-import torch.utils.serialization  # noqa: E402
+import torch.utils.serialization
 
-import numtorch.utils.serialization  # noqa: E402
+import numtorch.utils.serialization
 
 _LIBS = {"torch": torch, "numtorch": numtorch}
 
@@ -243,3 +243,64 @@ def test_load_config_mmap_maps_by_default_as_in_torch(tmp_path, config_restored)
         got[name] = [_load_outcome(lib, path), _load_outcome(lib, in_memory),
                      _load_outcome(lib, legacy)]
     assert got["numtorch"] == got["torch"]
+
+
+# -- storages ---------------------------------------------------------------------------------
+# Found: isinstance(t.untyped_storage(), torch.TypedStorage) was True (numtorch's UntypedStorage
+# subclasses TypedStorage), so code telling the two apart (custom persistent_id functions)
+# took the typed branch; a generic TypedStorage was no FloatStorage; slicing a typed storage
+# worked where torch refuses; from_buffer's size message lacked the sizes; UntypedStorage.type()
+# and byteswap/pickle_storage_type differed or were missing.
+def _storage_kinds(lib):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        x = lib.arange(4.)
+        return {"untyped": x.untyped_storage(), "typed": x.storage(),
+                "legacy_float": lib.FloatStorage(2), "legacy_long": lib.LongStorage(2),
+                "generic_float": lib.TypedStorage(2, dtype=lib.float32),
+                "tensor": x, "bytes": b"ab"}
+
+
+@pytest.mark.parametrize("cls", ["TypedStorage", "UntypedStorage", "FloatStorage",
+                                 "LongStorage", "DoubleStorage"])
+def test_isinstance_of_storage_classes_as_in_torch(cls):
+    def answers(lib):
+        klass = getattr(lib, cls)
+        return {k: isinstance(v, klass) for k, v in _storage_kinds(lib).items()}
+    assert answers(numtorch) == answers(torch)
+
+
+_STORAGE_CALLS = {
+    "typed_slice": lambda lib: lib.arange(4.).storage()[1:3],
+    "untyped_slice": lambda lib: list(lib.arange(2.).untyped_storage()[2:6]),
+    "from_buffer_partial": lambda lib: lib.FloatStorage.from_buffer(b"\x00\x00\x80", "little"),
+    "from_buffer_ok": lambda lib: list(lib.FloatStorage.from_buffer(b"\x00\x00\x80\x3f",
+                                                                    "little")),
+    "untyped_type": lambda lib: lib.UntypedStorage(2).type(),
+    "typed_type": lambda lib: lib.arange(2.).storage().type(),
+    "pickle_storage_type": lambda lib: lib.arange(2.).storage().pickle_storage_type(),
+    "pickle_storage_type_int": lambda lib: lib.tensor([1]).storage().pickle_storage_type(),
+    "byteswap_float": lambda lib: _swapped(lib, lib.tensor([1.0, 2.0]), lib.float32),
+    "byteswap_int16": lambda lib: _swapped(lib, lib.tensor([1, 2], dtype=lib.int16), lib.int16),
+    "byteswap_complex": lambda lib: _swapped(lib, lib.tensor([1 + 2j]), lib.complex64),
+    "byteswap_bytes": lambda lib: _swapped(lib, lib.tensor([1, 2], dtype=lib.uint8), lib.uint8),
+    "byteswap_ragged": lambda lib: _swapped(lib, lib.ones(3), lib.float64),
+}
+
+
+def _swapped(lib, t, dtype):
+    s = t.untyped_storage()
+    s.byteswap(dtype)
+    return list(s), t.tolist()
+
+
+@pytest.mark.parametrize("case", list(_STORAGE_CALLS))
+def test_storage_call_matches_torch(case):
+    def outcome(lib):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                return "ok", _STORAGE_CALLS[case](lib)
+            except Exception as e:  # noqa: BLE001 - class and message are compared
+                return type(e).__name__, str(e)
+    assert outcome(numtorch) == outcome(torch)

@@ -16,7 +16,7 @@ import numpy as np
 from .. import _dtype
 from .. import backend
 from .._tensor import Tensor, _new_like_class
-from ..storage import TypedStorage
+from ..storage import TypedStorage, UntypedStorage
 from ._common import load_error
 
 _INT64_MAX = (1 << 63) - 1
@@ -142,7 +142,7 @@ def _set_attr(t, name, value):
 
 def _set_type_name(v):
     """How torch's argument parser names the type of a ``set_`` argument."""
-    if isinstance(v, TypedStorage):
+    if isinstance(v, (TypedStorage, UntypedStorage)):
         return "torch.storage.TypedStorage"
     if isinstance(v, Tensor):
         return "Tensor"
@@ -160,7 +160,7 @@ def legacy_set(t, state):
     except TypeError:
         raise load_error(TypeError, f"Tensor.set_() argument after * must be an iterable, not "
                                     f"{type(state).__name__}") from None
-    ok = len(args) in (0, 1, 3, 4) and (not args or isinstance(args[0], (TypedStorage, Tensor)))
+    ok = len(args) in (0, 1, 3, 4) and (not args or isinstance(args[0], (TypedStorage, UntypedStorage, Tensor)))
     if ok and len(args) >= 3:
         offset, size, stride = args[1], args[2], args[3] if len(args) == 4 else None
         ok = _is_int(offset) and _int_sequence(size) and (stride is None

@@ -26,6 +26,7 @@ from .._sparse import SparseTensor as _SparseTensor
 from .._tensor import Tensor, _make
 from ..backend import is_meta
 from ..storage import TypedStorage as _TypedStorage
+from ..storage import UntypedStorage as _UntypedStorage
 from . import _compat_state, _names, _options
 from ._common import _ALIGN, _NP, _STORAGE_NAME
 from ._skip import Blank, skipping
@@ -129,7 +130,7 @@ class _TorchReductions:
         self.legacy = False  # the pre-1.6 format adds a sixth field (no storage view)
 
     def persistent_id(self, obj):
-        if isinstance(obj, _TypedStorage):  # a storage saved itself: its reference, as torch
+        if isinstance(obj, (_TypedStorage, _UntypedStorage)):  # a storage saved itself: its reference, as torch
             obj = self._storage_ref(obj)
         if type(obj) is _StorageRef:
             name = _STORAGE_NAME.get(obj.dtype_name)
