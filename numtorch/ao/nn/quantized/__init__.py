@@ -1,7 +1,7 @@
 """``torch.ao.nn.quantized``: modules on quantized tensors, their functional forms
 (``functional``) and the dynamically quantized modules (``dynamic``)."""
 
-from . import dynamic, functional, modules  # noqa: F401
+from . import dynamic, functional, modules, reference  # noqa: F401
 from .modules import *  # noqa: F401,F403
 from .modules import MaxPool2d  # noqa: F401
 
