@@ -70,7 +70,8 @@ _AA_CASES = [
     ((1, 2, 200, 30), {"size": (13, 41), "mode": "bilinear"}),
     ((1, 3, 48, 64), {"scale_factor": 0.37, "mode": "bilinear"}),
     ((1, 3, 48, 64), {"scale_factor": (0.5, 1.7), "mode": "bicubic"}),
-    ((1, 3, 48, 64), {"scale_factor": (0.5, 1.7), "mode": "bicubic", "recompute_scale_factor": True}),
+    ((1, 3, 48, 64), {"scale_factor": (0.5, 1.7), "mode": "bicubic",
+                      "recompute_scale_factor": True}),
     ((1, 3, 48, 64), {"size": (1, 5), "mode": "bicubic", "align_corners": True}),
 ]
 
@@ -257,3 +258,31 @@ def test_pool_node_names(case):
         y = _POOL_NODE_CASES[case](t.nn.functional, x3, x4)
         return y.grad_fn.name(), tuple(y.shape)
     same(f)
+
+
+_POOL1D = {
+    "adaptive_avg_pool1d": lambda F, x, o: F.adaptive_avg_pool1d(x, o),
+    "adaptive_max_pool1d": lambda F, x, o: F.adaptive_max_pool1d(x, o, return_indices=True),
+    "avg_pool1d": lambda F, x, o: F.avg_pool1d(x, o),
+    "max_pool1d": lambda F, x, o: F.max_pool1d(x, o),
+}
+
+
+@pytest.mark.parametrize("size", [1, 3, 10])
+@pytest.mark.parametrize("layout", ["channel_minor", "batch_first", "row_major"])
+@pytest.mark.parametrize("name", sorted(_POOL1D))
+def test_pool1d_result_layout(name, layout, size):
+    """1-d pooling runs as 2-d over (N, C, 1, L) in torch: a channel-minor input (a sequence
+    batch transposed to (N, C, L), as for global pooling) gives a channel-minor result, any
+    other one a row-major result; adaptive 1-d pooling gave row-major, resp. kept odd
+    layouts."""
+    def f(t):
+        a = t.rand(4, 10, 6, generator=t.Generator().manual_seed(0))
+        x = {"channel_minor": a.transpose(1, 2), "batch_first": a.permute(2, 0, 1),
+             "row_major": a.permute(0, 2, 1).contiguous()}[layout].detach().requires_grad_()
+        out = _POOL1D[name](t.nn.functional, x, size)
+        y = out[0] if isinstance(out, tuple) else out
+        y.backward(t.ones_like(y))
+        outs = out if isinstance(out, tuple) else (out,)
+        return [tuple(o.stride()) for o in outs], out, y.grad_fn.name(), x.grad
+    same(f, rtol=1e-6)  # (a global mean sums a strided dim: an ulp apart)

@@ -163,3 +163,20 @@ def batched_format(x, added):
     batch dim was added to an unbatched input: torch keeps those row-major)."""
     return None if added else suggest(x)
 
+
+def pool1d_layout(input, result):
+    """``result`` of a 1-d pooling of ``input`` as torch lays it out: torch pools 1-d as 2-d
+    over ``(N, C, 1, L)``, where an input whose channels are its innermost dim looks
+    channels-last, and the result keeps that layout (else row-major)."""
+    if input.dim() != 3 or suggest(input.unsqueeze(2)) is None:
+        return outputs(result, None)
+
+    def relay(r):
+        name = r.grad_fn.name() if r.grad_fn is not None else None
+        n, c, length = tuple(r.shape)
+        y = r.transpose(1, 2).contiguous()
+        # (a size-1 dim gets its full-size stride, as torch's)
+        y = y.as_strided((n, length, c), (length * c, c, 1)).transpose(1, 2)
+        return rename_node(y, name) if name is not None else y
+
+    return tuple(relay(r) for r in result) if isinstance(result, tuple) else relay(result)

@@ -72,7 +72,8 @@ def _adaptive_max(nd, input, output_size, return_indices):
     else:
         index = _windows.adaptive_window_index(xp_of(x._array), spatial, out)
         result = _ops.window_max(x, index, False, return_indices)
-    return _adaptive_named(unbatch(_mf.outputs(result, fmt), added), nd, "Max")
+    result = _adaptive_named(unbatch(_mf.outputs(result, fmt), added), nd, "Max")
+    return _mf.pool1d_layout(input, result) if nd == 1 else result
 
 
 def _adaptive_named(result, nd, kind):
@@ -220,7 +221,7 @@ def adaptive_avg_pool1d(input, output_size):
         >>> torch.nn.functional.adaptive_avg_pool1d(torch.tensor([[1., 3., 2., 6.]]), 2)
         tensor([[2., 4.]])
     """
-    return _adaptive_avg(1, input, output_size)
+    return _mf.pool1d_layout(input, _adaptive_avg(1, input, output_size))
 
 
 def adaptive_avg_pool2d(input, output_size):

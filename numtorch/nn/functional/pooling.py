@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from ...autograd.grad_mode import _state as _grad_state
 from ...backend import xp_of
 from ...ops import pool_windows as _windows
 from ...ops import pooling as _ops
@@ -65,7 +66,11 @@ def _max_pool(fn, nd, input, kernel_size, stride, padding, dilation, ceil_mode, 
     fmt = _mf.batched_format(x, added)
     result = _ops.max_pool(_mf.grad_input(x, fmt), kernel, stride, padding, dilation, out,
                            indices)
-    return unbatch(_mf.outputs(result, fmt), added, keep_name=nd > 1)
+    result = unbatch(_mf.outputs(result, fmt), added, keep_name=nd > 1)
+    if nd == 1 and (indices or (input.requires_grad and _grad_state.enabled)):
+        # torch's 1-d pooling with indices (taken whenever a gradient is needed) runs as 2-d
+        return _mf.pool1d_layout(input, result)
+    return result
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
