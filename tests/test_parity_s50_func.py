@@ -140,3 +140,14 @@ def test_custom_function_vmap_rule_result_checked():
     for kind in ("tensor", "list", "three", "dims_tuple_for_tensor", "dims_shorter",
                  "dims_list_for_tuple", "none_output", "good_pair", "good_broadcast"):
         _check(lambda lib, kind=kind: _bad_vmap_rule(lib, kind))
+
+
+# -- func.jvp checks primals before tangents, and refuses empty primals ----------------------
+def test_jvp_argument_checks_order():
+    def run(lib, case):
+        p, t = {"empty": ((), ()), "float_tangent": ((lib.ones(2),), (3.0,)),
+                "float_primal": ((3.0,), (3.0,))}[case]
+        return lib.func.jvp(lambda *a: a, p, t)
+
+    for case in ("empty", "float_tangent", "float_primal"):
+        _check(lambda lib, case=case: run(lib, case))

@@ -429,10 +429,15 @@ def _check_jvp_args(primals, tangents):
                            f"the same python structure. For example, if primals is a tuple of "
                            f"3 tensors, tangents also must be. Got primals with structure "
                            f"{p_spec} and tangents with structure {t_spec}")
+    for name, flat in (("primals", flat_p), ("tangents", flat_t)):  # torch's order of checks
+        if not flat:
+            raise RuntimeError(f"jvp(f, primals, tangents): Expected {name} to contain at "
+                               f"least one Tensor.")
+        for x in flat:
+            if not isinstance(x, Tensor):
+                raise RuntimeError(f"jvp(f, primals, tangents): Expected {name} to only "
+                                   f"contain Tensors, got {type(x)}")
     for p, t in zip(flat_p, flat_t):
-        if not isinstance(t, Tensor):
-            raise RuntimeError(f"jvp(f, primals, tangents): Expected tangents to only "
-                               f"contain Tensors, got {type(t)}")
         if tuple(p.shape) != tuple(t.shape):
             raise RuntimeError(f"Trying to set a forward gradient that has a different size "
                                f"than that of the original Tensor, this is not supported. "
