@@ -377,18 +377,26 @@ def read_image(path, mode=ImageReadMode.UNCHANGED, apply_exif_orientation=False)
     return decode_image(read_file(path), mode, apply_exif_orientation=apply_exif_orientation)
 
 
+# torchvision's encoders' checks: (source file, line) of the CPU, dtype, 3-D and channel checks
+_ENCODE_LINES = {"encode_png": ("cpu/encode_png.cpp", 117, 121, 125, 134),
+                 "encode_jpeg": ("cpu/encode_jpeg.cpp", 66, 70, 74, 83)}
+
+
 def _to_pil(input, what):
     if not isinstance(input, torch.Tensor):
         raise TypeError(f"{what}: expected a tensor, got {type(input)}")
     # torchvision's encoders: uint8, (C, H, W), grey or RGB only, with its messages
+    src, cpu, dtype, dim, chans = _ENCODE_LINES[what]
+    if input.device.type != "cpu":
+        _fail(what, src, cpu, "Input tensor should be on CPU")
     if input.dtype != torch.uint8:
-        raise RuntimeError("Input tensor dtype should be uint8")
+        _fail(what, src, dtype, "Input tensor dtype should be uint8")
     if input.dim() != 3:
-        raise RuntimeError("Input data should be a 3-dimensional tensor")
+        _fail(what, src, dim, "Input data should be a 3-dimensional tensor")
     channels = input.shape[0]
     modes = {1: "L", 3: "RGB"}
     if channels not in modes:
-        raise RuntimeError(f"The number of channels should be 1 or 3, got: {channels}")
+        _fail(what, src, chans, f"The number of channels should be 1 or 3, got: {channels}")
     arr = input.permute(1, 2, 0).numpy(force=True)
     return pil().fromarray(np.ascontiguousarray(arr[..., 0] if channels == 1 else arr),
                            modes[channels])
@@ -403,7 +411,8 @@ def _encoded(img, **save_args):
 def encode_png(input, compression_level=6):
     """Encode a (C, H, W) uint8 image (1 or 3 channels) as PNG bytes (1-D uint8 tensor)."""
     if not 0 <= compression_level <= 9:
-        raise RuntimeError("Compression level should be between 0 and 9")
+        _fail("encode_png", "cpu/encode_png.cpp", 112, "Compression level should be between 0 "
+              "and 9")
     return _encoded(_to_pil(input, "encode_png"), format="PNG", compress_level=compression_level)
 
 
