@@ -331,3 +331,9 @@ def test_complex_gradients_conjugate(op):
         return y, g, g2
 
     same(run, rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_airy_ai_large_positive_arguments(dtype):
+    x = [200.0, 1e10, 3e38, float("inf"), float("nan"), 1.0]
+    same(lambda t: t.special.airy_ai(t.tensor(x, dtype=getattr(t, dtype))), rtol=1e-6)

@@ -74,7 +74,9 @@ def _no_grad_op(name, scipy_name, values=None):
 
 
 def _airy_ai(self, x):
-    return _scipy(self.xp, "airy")(x)[0]
+    y = _scipy(self.xp, "airy")(x)[0]
+    # SciPy gives NaN for very large finite x, where Ai has underflowed to 0 (torch's value)
+    return self.xp.where(self.xp.isnan(y) & (x > 0) & self.xp.isfinite(x), y.dtype.type(0), y)
 
 
 def _spherical_j0(self, x):
