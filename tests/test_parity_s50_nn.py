@@ -202,6 +202,7 @@ _LAYOUT_FNS = {
     "rrelu_eval": lambda F, x: F.rrelu(x),
     "gelu": lambda F, x: F.gelu(x),
     "gelu_tanh": lambda F, x: F.gelu(x, approximate="tanh"),
+    "channel_shuffle": lambda F, x: F.channel_shuffle(x, 3),
 }
 
 
@@ -226,7 +227,8 @@ def test_permuted_input_result_layout(name, layout, grad):
     """Average (and Lp, adaptive max) pooling and rrelu of a permuted or broadcast input kept
     its layout (or odd strides), GELU of a broadcast one too; torch writes these row-major
     (channels-last stays channels-last, 1-d pooling of a channel-minor input too), so a
-    ``.view`` after them failed in numtorch only."""
+    ``.view`` after them failed in numtorch only. channel_shuffle made a channels-last input's
+    result row-major (torch keeps channels-last)."""
     if grad and layout == "expanded":
         pytest.skip("a broadcast view cannot be a leaf that requires grad")
     same(lambda t: _layout_result(t, name, layout, grad), rtol=2e-6, atol=1e-6)

@@ -2,6 +2,7 @@
 
 from ...autograd.graph import rename_node
 from ...ops._util import fmt_shape
+from ._memory_format import suggest
 
 __all__ = ["channel_shuffle"]
 
@@ -31,4 +32,7 @@ def channel_shuffle(input, groups):
         raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels "
                            f"and {groups} groups.")
     out = input.reshape(shape[0], groups, c // groups, *shape[2:]).transpose(1, 2)
-    return rename_node(out.reshape(shape).contiguous(), "ChannelShuffleBackward0")
+    fmt = suggest(input)  # torch keeps a channels-last input's layout
+    out = out.reshape(shape)
+    out = out.contiguous() if fmt is None else out.contiguous(memory_format=fmt)
+    return rename_node(out, "ChannelShuffleBackward0")
