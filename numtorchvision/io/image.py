@@ -182,7 +182,8 @@ def _open(data, what, formats=None, rawmode=None, mode=None):
         raise RuntimeError(f"{what}: the bytes are not a readable {kinds} file ({exc})") from exc
     if img.format == "JPEG" and mode in (ImageReadMode.GRAY_ALPHA, ImageReadMode.RGB_ALPHA):
         # torchvision's libjpeg decoder converts to grey or RGB only
-        raise RuntimeError("The provided mode is not supported for JPEG files")
+        _fail("decode_jpeg", "cpu/decode_jpeg.cpp", 208,
+              "The provided mode is not supported for JPEG files")
     return img
 
 
@@ -283,6 +284,9 @@ def decode_image(input, mode=ImageReadMode.UNCHANGED, apply_exif_orientation=Fal
         return _decode_png(data, mode, apply_exif_orientation, "decode_image")
     if kind == "gif":  # as torchvision: decode_gif, whatever the mode
         return decode_gif(input)
+    if kind == "jpeg":
+        return _to_tensor(_open_jpeg(data, _mode_of(mode)), _mode_of(mode),
+                          apply_exif_orientation)
     try:  # (other formats Pillow reads are decoded too, where torchvision refuses them)
         img = _open(data, "decode_image", mode=_mode_of(mode))
     except RuntimeError as exc:
@@ -312,8 +316,26 @@ def decode_jpeg(input, mode=ImageReadMode.UNCHANGED, device="cpu",
         return [decode_jpeg(t, mode, device, apply_exif_orientation) for t in input]
     if input.device.type != "cpu":
         raise ValueError("Input tensor must be a CPU tensor")
-    img = _open(_bytes_of(input, "decode_jpeg"), "decode_jpeg", formats=["JPEG"], mode=mode)
+    img = _open_jpeg(_bytes_of(input, "decode_jpeg"), mode)
     return _to_tensor(img, mode, apply_exif_orientation).to(device)
+
+
+def _open_jpeg(data, mode):
+    """Pillow's JPEG reader, refusing what libjpeg refuses with torchvision's texts (its
+    decoder reports libjpeg's message at decode_jpeg.cpp:167): bytes without the start-of-image
+    marker, and data that ends early ("Image is incomplete or truncated", from torchvision's
+    input source when libjpeg asks for more bytes)."""
+    if len(data) < 2:
+        _fail("decode_jpeg", "cpu/decode_jpeg.cpp", 167, "Image is incomplete or truncated")
+    if data[:2] != b"\xff\xd8":
+        _fail("decode_jpeg", "cpu/decode_jpeg.cpp", 167,
+              f"Not a JPEG file: starts with 0x{data[0]:02x} 0x{data[1]:02x}")
+    try:
+        return _open(data, "decode_jpeg", formats=["JPEG"], mode=mode)
+    except RuntimeError as exc:
+        if exc.__cause__ is not None and "runcated" in str(exc.__cause__):
+            _fail("decode_jpeg", "cpu/decode_jpeg.cpp", 167, "Image is incomplete or truncated")
+        raise
 
 
 def decode_gif(input):

@@ -102,3 +102,34 @@ def test_decode_image_checks(data, text):
         nio.decode_image(numtorch.from_numpy(data))
     assert str(info.value).startswith("decode_image, ")
     assert "decode_image.cpp" + text in str(info.value)
+
+
+def _jpeg_bytes():
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.fromarray(np.random.default_rng(0).integers(0, 255, (32, 40, 3), dtype=np.uint8)
+                    ).save(buf, "JPEG", quality=90)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("keep", [-2, 0.5, 300, 100, 1])
+@pytest.mark.parametrize("name", ["decode_jpeg", "decode_image"])
+def test_truncated_jpeg(name, keep):
+    # torchvision's input source stops libjpeg with this text when the bytes run out (even
+    # when only the end-of-image marker is missing)
+    data = _jpeg_bytes()
+    cut = data[:int(len(data) * keep) if isinstance(keep, float) else keep]
+    if name == "decode_image" and len(cut) < 3:
+        pytest.skip("decode_image refuses it before (signature length)")
+    with pytest.raises(RuntimeError, match=r"^decode_jpeg, .*decode_jpeg\.cpp:167, Image is "
+                                           r"incomplete or truncated$"):
+        getattr(nio, name)(numtorch.from_numpy(np.frombuffer(cut, np.uint8).copy()))
+
+
+def test_not_a_jpeg():
+    with pytest.raises(RuntimeError, match=r"decode_jpeg\.cpp:167, Not a JPEG file: starts with "
+                                           r"0x89 0x50$"):
+        nio.decode_jpeg(numtorch.from_numpy(np.frombuffer(b"\x89PNG\r\n\x1a\n", np.uint8).copy()))
