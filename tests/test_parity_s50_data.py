@@ -304,3 +304,28 @@ def test_storage_call_matches_torch(case):
             except Exception as e:  # noqa: BLE001 - class and message are compared
                 return type(e).__name__, str(e)
     assert outcome(numtorch) == outcome(torch)
+
+
+# plain pickling (multiprocessing queues, copy) of nested tensors raised in numtorch
+_COPIES = {"pickle": lambda t: __import__("pickle").loads(__import__("pickle").dumps(t)),
+           "copy": lambda t: __import__("copy").copy(t)}
+
+
+# (torch cannot deepcopy a strided nested tensor: its new_empty is missing there)
+_COPY_CASES = [(c, how) for c in CASES if c != "jagged_shared_offsets"
+               for how in (*_COPIES, "deepcopy")
+               if not (how == "deepcopy" and c.startswith("strided"))]
+
+
+@pytest.mark.parametrize(("case", "how"), _COPY_CASES)
+def test_nested_tensor_pickle_and_copy_match_torch(case, how):
+    def outcome(lib):
+        t = _nested_cases(lib)[case]
+        copy_fn = _COPIES.get(how) or __import__("copy").deepcopy
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                return _describe(copy_fn(t))
+            except Exception as e:  # noqa: BLE001 - class and message are compared
+                return type(e).__name__, str(e)
+    assert outcome(numtorch) == outcome(torch)

@@ -650,3 +650,42 @@ def _rebuild_njt(constructor_kwargs):
     if kw.get("requires_grad"):
         nt.requires_grad_(True)
     return nt.transpose(1, 2) if ridx == 2 else nt
+
+
+def nested_parts(nt):
+    """What torch pickles a nested tensor as: ``("strided", (buffer, sizes, strides,
+    offsets))`` for ``_rebuild_nested_tensor`` (numtorch's buffer is component after
+    component, so the strides are contiguous ones) or ``("jagged", constructor_kwargs)`` for
+    ``_rebuild_njt``."""
+    from .._tensor import _make
+    from ..nested._nested_tensor import starts_of
+
+    sizes = np.asarray(nt._nsizes, dtype=np.int64)
+    if nt.layout is not _layout_strided():
+        if nt._ridx not in (1, 2):
+            raise RuntimeError(f"numtorch cannot save a jagged nested tensor whose ragged "
+                               f"dimension is {nt._ridx} (only 1, or 2 after a transpose)")
+        return "jagged", {"values": nt.values().detach(), "offsets": nt._noffsets,
+                          "lengths": None, "_ragged_idx": int(nt._ridx),
+                          "_metadata_cache": {}, "requires_grad": bool(nt.requires_grad)}
+    strides = np.ones_like(sizes)
+    if sizes.shape[1] > 1:  # row-major strides of each component
+        strides[:, :-1] = np.cumprod(sizes[:, :0:-1], axis=1)[:, ::-1]
+    buffer = _make(nt._array.reshape(-1))
+    buffer._requires_grad = bool(nt.requires_grad)
+    return "strided", (buffer, _make(sizes), _make(strides), _make(starts_of(sizes)[:-1]))
+
+
+def nested_reduce(nt):
+    """``NestedTensor.__reduce_ex__``: the rebuild call plain pickling (multiprocessing,
+    ``copy``) uses, as torch's."""
+    kind, parts = nested_parts(nt)
+    if kind == "strided":
+        return _rebuild_nested_tensor, parts
+    return _rebuild_njt, (parts,)
+
+
+def _layout_strided():
+    from .._layout import strided
+
+    return strided

@@ -313,33 +313,18 @@ class _TorchReductions:
 
 def _reduce_nested(nt):
     """A nested tensor as torch writes one. The strided layout: ``_rebuild_nested_tensor``
-    over the flat buffer and int64 tables of the components' sizes, strides and starts
-    (numtorch's buffer is always component after component, so the strides written are
-    contiguous ones). The jagged layout: ``_rebuild_njt`` with the constructor's keywords
-    (values, offsets, ragged dim) under torch's NestedTensor class."""
-    from ..nested._nested_tensor import starts_of
+    over the flat buffer and int64 tables of the components' sizes, strides and starts. The
+    jagged layout: ``_rebuild_njt`` with the constructor's keywords (values, offsets, ragged
+    dim) under torch's NestedTensor class."""
+    from ._rebuild import nested_parts
 
-    sizes = np.asarray(nt._nsizes, dtype=np.int64)
-    if nt.layout is _layout.jagged:
-        if nt._ridx not in (1, 2):
-            raise RuntimeError(f"numtorch cannot save a jagged nested tensor whose ragged "
-                               f"dimension is {nt._ridx} (only 1, or 2 after a transpose)")
-        values = nt.values()
-        values = values.detach().requires_grad_(False) if values.requires_grad else values
-        kwargs = {"values": values, "offsets": nt._noffsets, "lengths": None,
-                  "_ragged_idx": int(nt._ridx), "_metadata_cache": {},
-                  "requires_grad": bool(nt.requires_grad)}
+    kind, parts = nested_parts(nt)
+    if kind == "jagged":
         return (_Global("torch._tensor", "_rebuild_from_type_v2"),
                 (_Global("torch.nested._internal.nested_tensor", "_rebuild_njt"),
                  _Global("torch.nested._internal.nested_tensor", "NestedTensor"),
-                 (kwargs,), {}))
-    strides = np.ones_like(sizes)
-    if sizes.shape[1] > 1:  # row-major strides of each component
-        strides[:, :-1] = np.cumprod(sizes[:, :0:-1], axis=1)[:, ::-1]
-    buffer = _make(nt._array.reshape(-1))
-    buffer._requires_grad = bool(nt.requires_grad)
-    return (_Global("torch._utils", "_rebuild_nested_tensor"),
-            (buffer, _make(sizes), _make(strides), _make(starts_of(sizes)[:-1])))
+                 (parts,), {}))
+    return (_Global("torch._utils", "_rebuild_nested_tensor"), parts)
 
 
 class _PendingReduce:

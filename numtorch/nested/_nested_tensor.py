@@ -217,7 +217,24 @@ class NestedTensor(Tensor):
     __str__ = __repr__
 
     def __reduce_ex__(self, protocol):
-        raise RuntimeError("numtorch cannot pickle nested tensors yet")
+        """Pickled as torch pickles nested tensors (``_rebuild_nested_tensor`` over the
+        buffer and its size tables, or ``_rebuild_njt`` over values and offsets)."""
+        from .._serialization._rebuild import nested_reduce
+
+        return nested_reduce(self)
+
+    def __deepcopy__(self, memo):
+        import copy
+
+        from .._tensor import _DEEPCOPY_NON_LEAF
+
+        if not self.is_leaf:
+            raise RuntimeError(_DEEPCOPY_NON_LEAF)
+
+        func, args = self.__reduce_ex__(2)
+        new = func(*copy.deepcopy(args, memo))
+        memo[id(self)] = new
+        return new
 
 
 class _Product:
