@@ -337,3 +337,32 @@ def test_complex_gradients_conjugate(op):
 def test_airy_ai_large_positive_arguments(dtype):
     x = [200.0, 1e10, 3e38, float("inf"), float("nan"), 1.0]
     same(lambda t: t.special.airy_ai(t.tensor(x, dtype=getattr(t, dtype))), rtol=1e-6)
+
+
+# -- 8. gradient of the infinity norms with NaN and tied entries ---------------------------------
+
+_INF_NORMS = {
+    "inf_dim": lambda t, x: x.norm(float("inf"), 1),
+    "ninf_dim": lambda t, x: x.norm(-float("inf"), 1),
+    "inf_keepdim": lambda t, x: t.linalg.vector_norm(x, float("inf"), 0, keepdim=True),
+    "inf_all_nan": lambda t, x: t.linalg.vector_norm(x, float("inf")),
+    "matrix_inf": lambda t, x: t.linalg.matrix_norm(x[2:], float("inf")),
+    "dist_inf": lambda t, x: t.dist(x[2], x[3], float("inf")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_INF_NORMS))
+def test_infinity_norm_gradients_with_nan(name):
+    inf, nan = float("inf"), float("nan")
+    vals = [[1.0, nan, 3.0, 3.0, 0.0, nan], [2.0, -2.0, inf, -inf, inf, 1.0],
+            [-3.0, 3.0, 0.0, 2.0, 1.0, -3.0], [0.0] * 6]
+
+    def run(t):
+        x = t.tensor(vals, dtype=t.float64, requires_grad=True)
+        y = _INF_NORMS[name](t, x)
+        g = t.arange(1.0, y.numel() + 1, dtype=t.float64).view(y.shape)
+        (gx,) = t.autograd.grad(y, x, g, create_graph=True)
+        w = t.arange(24.0, dtype=t.float64).view(4, 6)
+        return y, gx, t.autograd.grad((gx * w).sum(), x, allow_unused=True)[0]
+
+    same(run)

@@ -167,8 +167,10 @@ class Norm(Op):
             return g * sign
         y = _expand_back(self.saved_output(), x.shape, dims, kd)
         if p in (_INF, -_INF):
-            mask = (x.abs() == y).to(g.dtype)
-            return g * sign * (mask / mask.sum(dim=dims, keepdim=True))
+            # shared evenly by the entries at the extreme; none when the norm is NaN (torch's 0)
+            hit = x.abs() == y
+            count = hit.to(g.dtype).sum(dim=dims, keepdim=True)
+            return where(hit, g * sign / where(count == 0, 1.0, count), 0.0)
         zero_norm = y == 0
         if p == 2:
             # torch's 2-norm has a NaN second derivative at 0 (the true one is unbounded);
