@@ -95,6 +95,12 @@ def tables():
     return _CACHE
 
 
+def plain_weighted():
+    """The float conv/linear classes that pair with a following ReLU as one pattern."""
+    nn = torch.nn
+    return (nn.Conv1d, nn.Conv2d, nn.Conv3d, nn.Linear)
+
+
 def op_key(node, modules):
     """What a node's qconfig and pattern are looked up by (module class, function or method
     name), or None for placeholders, attributes and the output."""

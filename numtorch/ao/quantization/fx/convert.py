@@ -8,7 +8,7 @@ from numtorch.fx import Node
 from ..quantize import _is_activation_post_process
 from ..utils import _parent_name
 from . import _op_kinds
-from .fuse import rebuild
+from .graph_module import QuantizedGraphModule
 from .prepare import STATE_KEY
 
 __all__ = ["convert"]
@@ -251,6 +251,8 @@ class _Converter:
         from numtorch.ao.nn.intrinsic.quantized import dynamic as nniqd
         from numtorch.ao.nn.quantized import dynamic as nnqd
 
+        relu_node = node if match.relu else None
+        node = self.root_of(match) if match.relu else node
         module = self.modules[node.target]
         qconfig = self.qconfigs.get(node.name)
         if hasattr(module, "weight_fake_quant"):  # QAT: back to float, then quantize
@@ -261,11 +263,16 @@ class _Converter:
             weight_post_process = qconfig.weight()
         _draw_reference_init(module)
         if match.style == "static":
-            obs_node, _, _ = self.output_qparams(node)
+            # a ReLU of the pattern is dropped: the output range (after it) clips instead
+            obs_node, _, _ = self.output_qparams(relu_node or node, before=node.next)
             scale, zero_point = self.modules[obs_node.target].calculate_qparams()
             qmod = _quantized_weighted(module, weight_post_process, scale, zero_point)
             self.set_module(node.target, qmod)
             self.quantized.add(node)
+            if relu_node is not None:
+                self.value_index[node] = self.value_index.get(relu_node)
+                relu_node.replace_all_uses_with(node)
+                self.erase(relu_node)
             return
         from numtorch.ao.nn import intrinsic as nni
 
@@ -470,33 +477,21 @@ class _Converter:
         for name, module in list(self.model._modules.items()):
             if name not in used and _is_activation_post_process(module):
                 delattr(self.model, name)
-        self.model = rebuild(self.model)
-        for module in self.model.modules():
+        model = QuantizedGraphModule(self.model, self.model.graph)
+        model.meta = self.model.meta
+        model.training = self.model.training
+        for module in model.modules():
             if hasattr(module, "qconfig"):
                 del module.qconfig
-        self.model.meta.pop(STATE_KEY, None)
-        self.model._register_state_dict_hook(_save_packed_weight)
-        self.model.register_load_state_dict_pre_hook(_load_packed_weight)
-        return self.model
+        model.meta.pop(STATE_KEY, None)
+        self.model = model
+        return model
 
 
 def _is_tensor_metadata(node):
     if node.op == "call_function" and node.target is getattr:
         return node.args[1] == "shape"
     return node.op == "call_method" and node.target in ("shape", "size")
-
-
-def _save_packed_weight(module, destination, prefix, keep_vars):
-    for name in dir(module):
-        if "_packed_weight" in name and isinstance(getattr(module, name), torch.ScriptObject):
-            destination[prefix + name] = getattr(module, name)
-
-
-def _load_packed_weight(module, state_dict, prefix, local_metadata, strict, missing_keys,
-                        unexpected_keys, error_msgs):
-    for name in [k for k in state_dict if k.startswith("_packed_weight")
-                 and isinstance(state_dict[k], torch.ScriptObject)]:
-        setattr(module, name, state_dict.pop(name))
 
 
 def getattr_path(obj, path):

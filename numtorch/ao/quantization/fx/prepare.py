@@ -62,10 +62,15 @@ def _find_matches(graph, modules):
         if key in t["relu_after_binary"] if _op_kinds._hashable(key) else False:
             prev = node.args[0] if node.args else None
             if isinstance(prev, Node) and prev.name not in matches and len(prev.users) == 1:
-                prev_kind = _op_kinds.classify(_op_kinds.op_key(prev, modules))
-                if prev_kind in ("binary", "f_linear") and not (
-                        prev_kind == "f_linear" and key is torch.relu):
-                    m = Match(prev_kind, prev.name, node.name, relu=True)
+                prev_key = _op_kinds.op_key(prev, modules)
+                prev_kind = _op_kinds.classify(prev_key)
+                # (module, relu): a float conv/linear whose ReLU was not fused (its batch
+                # norm was); torch matches nn.ReLU and F.relu there, not torch.relu
+                plain = prev_kind == "weighted" and prev_key in _op_kinds.plain_weighted()
+                if (prev_kind == "binary" or ((prev_kind == "f_linear" or plain)
+                                              and key is not torch.relu)):
+                    m = Match("weighted" if plain else prev_kind, prev.name, node.name,
+                              relu=True)
                     matches[prev.name] = matches[node.name] = m
                     continue
         if kind is not None:
