@@ -288,3 +288,34 @@ def test_pool1d_result_layout(name, layout, size):
         outs = out if isinstance(out, tuple) else (out,)
         return [tuple(o.stride()) for o in outs], out, y.grad_fn.name(), x.grad
     same(f, rtol=1e-6)  # (a global mean sums a strided dim: an ulp apart)
+
+
+# -- 6. empty inputs: GroupNorm of an empty batch, RNNs of an empty sequence --------------------
+
+@pytest.mark.parametrize("affine", [False, True])
+@pytest.mark.parametrize("shape", [(0, 2, 4), (0, 4), (0, 2, 3, 3)])
+def test_group_norm_empty_batch(shape, affine):
+    """GroupNorm of an empty batch raised 'cannot reshape tensor of 0 elements' (a -1 in the
+    grouping reshape); torch returns the empty result and gradients."""
+    def f(t):
+        x = t.zeros(shape).requires_grad_()
+        m = t.nn.GroupNorm(2, shape[1], affine=affine)
+        y = m(x)
+        y.sum().backward()
+        return y, x.grad, y.grad_fn.name(), None if not affine else m.weight.grad
+    same(f)
+
+
+@pytest.mark.parametrize("shape,batch_first", [((0, 2, 3), False), ((2, 0, 3), True),
+                                               ((0, 3), False), ((0, 0, 3), False),
+                                               ((2, 0, 3), False)])
+@pytest.mark.parametrize("mode", ["RNN", "LSTM", "GRU"])
+def test_rnn_empty_sequence_raises(mode, shape, batch_first):
+    """An empty sequence returned empty outputs; torch raises 'Expected sequence length to be
+    larger than 0 in RNN' (an empty batch still runs)."""
+    def f(t):
+        t.manual_seed(0)
+        m = getattr(t.nn, mode)(3, 4, batch_first=batch_first)
+        out = m(t.zeros(shape))
+        return out[0].shape
+    same(f)

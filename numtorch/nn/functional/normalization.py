@@ -479,7 +479,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     n, c = shape[0], shape[1]
     # (N, G, C/G, S): each group's values are dims 2 and 3, and a per-channel weight is a
     # (1, G, C/G, 1) array, so the fused op applies it without a separate pass
-    grouped = _cast(input, ct).reshape(n, num_groups, c // num_groups, -1)
+    spatial = int(np.prod(shape[2:], dtype=np.int64))  # (not -1: an empty batch is fine)
+    grouped = _cast(input, ct).reshape(n, num_groups, c // num_groups, spatial)
     pview = lambda t: None if t is None else _cast(t, ct).reshape(  # noqa: E731
         1, num_groups, c // num_groups, 1)
     y = normalize_affine(grouped, pview(weight), pview(bias), (2, 3), eps,

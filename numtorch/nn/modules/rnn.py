@@ -321,6 +321,8 @@ class RNNBase(Module):
             # one select per layer and direction, as torch's layers take them (SelectBackward0)
             hs = [h0.select(0, k) for k in range(nl)]
             cs = [c0.select(0, k) for k in range(nl)] if lstm else None
+        if x.shape[0] == 0:  # torch's kernels refuse an empty sequence (an empty batch is fine)
+            raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
         h_n, c_n = [], []
         for layer in range(self.num_layers):
             outs = []
