@@ -187,7 +187,27 @@ def _open(data, what, formats=None, rawmode=None, mode=None):
     return img
 
 
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
 def _decode_png(data, mode, apply_exif_orientation, what):
+    """PNG ``data`` as torchvision's libpng decoder gives it, with its refusals
+    (decode_png.cpp in the shipped image.so): fewer than 8 bytes (line 61), no PNG signature
+    (63), and any error libpng reports while reading, such as missing image data or a bad
+    chunk ("Internal error.", 59)."""
+    if len(data) < 8:
+        _fail("decode_png", "cpu/decode_png.cpp", 61, "Content is too small for png!")
+    if data[:8] != _PNG_SIGNATURE:
+        _fail("decode_png", "cpu/decode_png.cpp", 63, "Content is not png!")
+    try:
+        return _read_png(data, mode, apply_exif_orientation, what)
+    except RuntimeError as exc:
+        if str(exc).startswith("decode_png, "):
+            raise
+        _fail("decode_png", "cpu/decode_png.cpp", 59, "Internal error.")
+
+
+def _read_png(data, mode, apply_exif_orientation, what):
     """PNG ``data`` as torchvision's libpng decoder gives it: uint16 levels for a 16-bit
     image, and a refusal when the image data holds fewer rows than the header says."""
     head = _png16.header(data)

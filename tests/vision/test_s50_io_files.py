@@ -133,3 +133,28 @@ def test_not_a_jpeg():
     with pytest.raises(RuntimeError, match=r"decode_jpeg\.cpp:167, Not a JPEG file: starts with "
                                            r"0x89 0x50$"):
         nio.decode_jpeg(numtorch.from_numpy(np.frombuffer(b"\x89PNG\r\n\x1a\n", np.uint8).copy()))
+
+
+def _png_bytes():
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (5, 4), (1, 2, 3)).save(buf, "PNG")
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("name", ["decode_png", "decode_image"])
+def test_png_refusals(name):
+    good = _png_bytes()
+    cases = [(good[:40], ":59, Internal error."),  # libpng's error while reading
+             (good[:8] + good[8:30], ":59, Internal error.")]
+    if name == "decode_png":  # (decode_image refuses these as unsupported first)
+        cases += [(good[:7], ":61, Content is too small for png!"),
+                  (b"\x89PNG\r\n\x1a\x00" + good[8:], ":63, Content is not png!")]
+    for data, text in cases:
+        with pytest.raises(RuntimeError) as info:
+            getattr(nio, name)(numtorch.from_numpy(np.frombuffer(data, np.uint8).copy()))
+        assert str(info.value).startswith("decode_png, ")
+        assert str(info.value).endswith("decode_png.cpp" + text)
