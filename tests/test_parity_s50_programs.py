@@ -250,3 +250,42 @@ def _copy_facts(lib):
 
 def test_jit_copy_and_pickle_error_of_builtin_modules_as_torch():
     assert _copy_facts(numtorch) == _copy_facts(torch)
+
+
+# -- warnings shown at the caller's line (they pointed at numtorch's own frames) -------------
+
+def _warned_at(lib, what):
+    import warnings
+
+    class NoConstraints(lib.distributions.Distribution):
+        def __init__(self):
+            super().__init__(validate_args=True)
+
+    class NoSupport(lib.distributions.Distribution):
+        arg_constraints = {}  # noqa: RUF012
+
+        def __init__(self):
+            super().__init__(batch_shape=lib.Size(), validate_args=True)
+
+        def log_prob(self, value):
+            self._validate_sample(value)
+            return value
+
+    calls = {
+        "schedule": lambda: lib.profiler.schedule(wait=0, warmup=0, active=1),
+        "use_cuda": lambda: lib.profiler.profile(use_cuda=True),
+        "sample_n": lambda: lib.distributions.Normal(0.0, 1.0).sample_n(2),
+        "arg_constraints": lambda: NoConstraints(),
+        "support": lambda: NoSupport().log_prob(lib.zeros(())),
+    }
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        calls[what]()
+    return [(w.category.__name__, str(w.message), w.filename, w.lineno) for w in caught]
+
+
+@pytest.mark.parametrize("what", ["schedule", "use_cuda", "sample_n", "arg_constraints",
+                                  "support"])
+def test_warning_location_and_text_as_torch(what):
+    got, want = _warned_at(numtorch, what), _warned_at(torch, what)
+    assert got == want and want

@@ -56,7 +56,7 @@ class Distribution:
                 arg_constraints = {}
                 warnings.warn(f"{self.__class__} does not define `arg_constraints`. Please set "
                               "`arg_constraints = {}` or initialize the distribution with "
-                              "`validate_args=False` to turn off validation.")
+                              "`validate_args=False` to turn off validation.", stacklevel=2)
             for param, constraint in arg_constraints.items():
                 if constraints.is_dependent(constraint):
                     continue
@@ -137,7 +137,7 @@ class Distribution:
     def sample_n(self, n):
         """Draw ``n`` samples (deprecated: use ``sample((n,))``)."""
         warnings.warn("`sample_n(n)` will be deprecated. Use `sample((n,))` instead.",
-                      FutureWarning)
+                      FutureWarning, stacklevel=2)
         return self.sample(torch.Size((n,)))
 
     def log_prob(self, value):
@@ -195,7 +195,7 @@ class Distribution:
         except NotImplementedError:
             warnings.warn(f"{self.__class__} does not define `support` to enable sample "
                           "validation. Please initialize the distribution with "
-                          "`validate_args=False` to turn off validation.")
+                          "`validate_args=False` to turn off validation.", stacklevel=2)
             return
         if support is None:
             raise AssertionError

@@ -69,7 +69,8 @@ def schedule(*, wait, warmup, active, repeat=0, skip_first=0, skip_first_wait=0)
             f"warmup={warmup} (need >= 0), active={active} (need > 0), repeat={repeat} "
             f"(need >= 0), skip_first={skip_first} (need >= 0).")
     if warmup == 0:
-        warnings.warn("Profiler won't be using warmup, this can skew profiler results")
+        warnings.warn("Profiler won't be using warmup, this can skew profiler results",
+                      stacklevel=2)
     cycle = wait + warmup + active
 
     def action(step):
@@ -147,8 +148,8 @@ class profile:
                  custom_trace_id_callback=None):
         acts = set(activities) if activities is not None else supported_activities()
         if use_cuda:
-            warnings.warn("The use_cuda parameter is deprecated, please use activities "
-                          "argument instead.", FutureWarning)
+            warnings.warn("`use_cuda` is deprecated, use `activities` argument instead",
+                          FutureWarning, stacklevel=2)
             acts.add(ProfilerActivity.CUDA)
         if not acts:
             raise AssertionError("No valid profiler activities found")
