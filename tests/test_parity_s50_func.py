@@ -151,3 +151,34 @@ def test_jvp_argument_checks_order():
 
     for case in ("empty", "float_tangent", "float_primal"):
         _check(lambda lib, case=case: run(lib, case))
+
+
+# -- vmap over index_add/index_copy/index_fill: values, and no per-sample fallback warning ----
+def test_vmap_index_along_dim_ops_have_rules():
+    def run(lib, case):
+        vmap = lib.func.vmap
+        a = lib.arange(12.0).reshape(3, 4)
+        idx = lib.tensor([0, 0, 3])
+        cases = {
+            "add_": lambda: vmap(lambda x: x.clone().index_add_(0, lib.tensor([0, 0]),
+                                                                x[:2]))(a),
+            "add_alpha": lambda: vmap(lambda x, s: x.index_add(0, idx, s, alpha=2.0))(
+                a, lib.ones(3, 3)),
+            "add_plain_self": lambda: vmap(lambda s: lib.zeros(4).index_add(0, idx, s))(
+                lib.ones(3, 3)),
+            "add_neg_dim": lambda: vmap(lambda x: x.index_add(-1, lib.tensor([1, 1]),
+                                                              lib.ones(2, 2)))(
+                lib.zeros(3, 2, 3)),
+            "copy": lambda: vmap(lambda x, s: x.index_copy(0, lib.tensor([2, 0]), s))(
+                a, lib.ones(3, 2) * 7),
+            "fill": lambda: vmap(lambda x: x.index_fill(0, lib.tensor([1, 3]), -1.0))(a),
+            "grad": lambda: vmap(lib.func.grad(
+                lambda x: x.index_add(0, idx, x[:3] ** 2).pow(2).sum()))(a),
+        }
+        with warnings.catch_warnings(record=True) as ws:
+            warnings.simplefilter("always")
+            out = cases[case]()
+        return out, [str(w.message) for w in ws if "batching rule" in str(w.message)]
+
+    for case in ("add_", "add_alpha", "add_plain_self", "add_neg_dim", "copy", "fill", "grad"):
+        _check(lambda lib, case=case: run(lib, case))

@@ -6,7 +6,7 @@ import numpy as np
 from .._tensor import Tensor, _make
 from . import _batched as B
 from ._batched import BatchedTensor, _Logical
-from ._rules import fallback, shift_params, wrap_outputs
+from ._rules import _has_logical, fallback, shift_params, wrap_outputs
 
 __all__ = ["register", "random_rule", "inplace"]
 
@@ -531,6 +531,18 @@ def inplace(self, fn, args, kwargs):
 # ---------------------------------------------------------------------------------------------
 
 
+def index_along_dim(cls, inputs, params, levels):
+    """IndexAdd / IndexCopy / IndexFill (``x.index_add_(dim, index, src)``...): with a plain
+    index, the batched operands expanded to every level and ``dim`` shifted past the batch
+    dims (torch has these rules: no per-sample fallback, no warning)."""
+    index = inputs[1]
+    if B.is_batched(index) or any(_has_logical(v) for v in params.values()):
+        return fallback(cls, inputs, params, levels)
+    new = [x if i == 1 or not isinstance(x, Tensor) else B.materialize(x, levels)
+           for i, x in enumerate(inputs)]
+    return wrap_outputs(cls.apply(*new, **shift_params(params, levels)), levels)
+
+
 def register(table, by_name):
     for name, rule in (("GetItem", basic_index), ("SliceScatter", basic_index),
                        ("AdvGetItem", adv_getitem), ("IndexAccumulate", index_accumulate),
@@ -541,6 +553,7 @@ def register(table, by_name):
                        ("Conv", conv), ("NormalizeAffine", normalize_affine),
                        ("MaxPool", fold_first), ("AvgPool", fold_first),
                        ("AvgPoolBackward", fold_first), ("Embedding", embedding),
-                       ("Overwrite", overwrite)):
+                       ("Overwrite", overwrite), ("IndexAdd", index_along_dim),
+                       ("IndexCopy", index_along_dim), ("IndexFill", index_along_dim)):
         for cls in by_name.get(name, ()):
             table[cls] = rule
