@@ -319,3 +319,23 @@ def test_rnn_empty_sequence_raises(mode, shape, batch_first):
         out = m(t.zeros(shape))
         return out[0].shape
     same(f)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
+@pytest.mark.parametrize("shapes", [((0, 1, 3, 3), (0, 2, 2, 2)),
+                                    ((0, 2, 3, 3, 3), (0, 2, 2, 2, 3)),
+                                    ((2, 1, 3, 3), (2, 0, 2, 2)), ((0, 0, 3, 3), (0, 2, 2, 2))])
+def test_grid_sample_empty(mode, shapes):
+    """grid_sample of an empty batch raised 'cannot reshape tensor of 0 elements' (a -1 in
+    the flattening reshape); torch returns the empty result and gradients."""
+    shape, gshape = shapes
+    if mode == "bicubic" and len(shape) == 5:
+        pytest.skip("bicubic is 2-d only")
+
+    def f(t):
+        x = t.zeros(shape).requires_grad_()
+        grid = t.zeros(gshape).requires_grad_()
+        y = t.nn.functional.grid_sample(x, grid, mode=mode, align_corners=False)
+        y.sum().backward()
+        return y, tuple(y.stride()), y.grad_fn.name(), x.grad, grid.grad
+    same(f)

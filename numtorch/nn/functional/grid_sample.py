@@ -147,7 +147,11 @@ def _grid_sample(input, grid, mode, padding_mode, align_corners):
     if mode != "bicubic":
         coords = [_apply_padding(cd, s, padding_mode, align_corners)
                   for cd, s in zip(coords, sizes)]
-    out = _resample.grid_taps(input.reshape(n, c, -1), coords, sizes, mode, padding_mode,
+    plane = 1
+    for s in sizes:
+        plane *= s
+    # (the plane size named, not -1: an empty batch is fine)
+    out = _resample.grid_taps(input.reshape(n, c, plane), coords, sizes, mode, padding_mode,
                               align_corners)
     return rename_node(out.reshape((n, c) + out_sp), f"GridSampler{nd}DBackward0")  # torch's
 
