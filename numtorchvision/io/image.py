@@ -383,7 +383,7 @@ def _webp_tensor(img, mode):
     """torchvision's libwebp decoder: RGB or RGBA only (RGB_ALPHA asks for RGBA, RGB for RGB;
     any other mode, the grey ones included, keeps the image's own: RGBA when it has alpha)."""
     if getattr(img, "is_animated", False):
-        raise RuntimeError("Animated webp files are not supported.")
+        _fail("decode_webp", "cpu/decode_webp.cpp", 33, "Animated webp files are not supported.")
     if mode == ImageReadMode.RGB:
         rgba = False
     elif mode == ImageReadMode.RGB_ALPHA:
