@@ -277,6 +277,7 @@ def _warned_at(lib, what):
         "sample_n": lambda: lib.distributions.Normal(0.0, 1.0).sample_n(2),
         "arg_constraints": lambda: NoConstraints(),
         "support": lambda: NoSupport().log_prob(lib.zeros(())),
+        "wishart": lambda: lib.distributions.Wishart(lib.tensor(1.5), lib.eye(2)),
     }
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -285,7 +286,7 @@ def _warned_at(lib, what):
 
 
 @pytest.mark.parametrize("what", ["schedule", "use_cuda", "sample_n", "arg_constraints",
-                                  "support"])
+                                  "support", "wishart"])
 def test_warning_location_and_text_as_torch(what):
     got, want = _warned_at(numtorch, what), _warned_at(torch, what)
     assert got == want and want

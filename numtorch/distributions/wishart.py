@@ -79,7 +79,7 @@ class Wishart(ExponentialFamily):
                                     df=constraints.greater_than(p - 1))
         if bool(self.df.lt(p).any()):
             warnings.warn("Low df values detected. Singular samples are highly likely to occur "
-                          "for ndim - 1 < df < ndim.")
+                          "for ndim - 1 < df < ndim.", stacklevel=2)
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
         self._batch_dims = [-(x + 1) for x in range(len(self._batch_shape))]
         if scale_tril is not None:
