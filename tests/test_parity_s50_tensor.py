@@ -366,3 +366,24 @@ def test_infinity_norm_gradients_with_nan(name):
         return y, gx, t.autograd.grad((gx * w).sum(), x, allow_unused=True)[0]
 
     same(run)
+
+
+def test_cumprod_gradient_after_a_zero_with_nan_and_inf():
+    inf, nan = float("inf"), float("nan")
+    rows = [[1.0, nan, 3.0, 3.0, 0.0, nan], [2.0, 2.0, inf, -inf, inf, 1.0],
+            [-inf, -inf, 0.0, 5.0, 5.0, 5.0], [1.0, 2.0, 0.0, 3.0, 0.0, 5.0]]
+
+    def run(t):
+        x = t.tensor(rows, dtype=t.float64, requires_grad=True)
+        y = x.cumprod(1)
+        return y, t.autograd.grad(y, x, t.arange(1.0, 25.0, dtype=t.float64).view(4, 6))[0]
+
+    same(run)
+
+    def second_order(t):  # finite inputs with zeros: exact double backward
+        x = t.tensor([[0.0, 2.0, 3.0, 0.0, 5.0], [1.0, 2.0, 0.0, 3.0, 4.0]], dtype=t.float64,
+                     requires_grad=True)
+        (g,) = t.autograd.grad(x.cumprod(1).sum(), x, create_graph=True)
+        return g, t.autograd.grad((g * g).sum(), x)[0]
+
+    same(second_order, rtol=1e-12)

@@ -404,8 +404,11 @@ def _cumprod_grad(x, g, d, y=None):
     c = cumprod(x1, d)
     dx = dx + where(first, _rev_cumsum(g * c, d), 0.0)
     if bool(after.any()):
-        x_z = (x * first.to(x.dtype)).sum(d, keepdim=True)  # 0, but carries the dependence
-        dx = dx + where(after, x_z * _cumprod_grad(x1, g, d, c), 0.0)
+        x_z = where(first, x, 0.0).sum(d, keepdim=True)  # 0, but carries the dependence
+        rest = _cumprod_grad(x1, g, d, c)
+        # exactly 0 also where the rest is inf or NaN (an inf or NaN entry), as torch's is
+        rest = where(rest.isfinite(), rest, 0.0)
+        dx = dx + where(after, x_z * rest, 0.0)
     return dx
 
 
