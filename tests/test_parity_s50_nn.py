@@ -339,3 +339,19 @@ def test_grid_sample_empty(mode, shapes):
         y.sum().backward()
         return y, tuple(y.stride()), y.grad_fn.name(), x.grad, grid.grad
     same(f)
+
+
+@pytest.mark.parametrize("sizes", [(2, 2, 3, 0), (0, 2, 3, 4), (2, 2, 3, 4)])
+def test_bilinear_zero_sizes(sizes):
+    """nn.Bilinear with out_features=0 raised 'cannot reshape tensor of 0 elements into shape
+    [-1, 0, 3]'; torch returns a (batch, 0) result."""
+    n, i1, i2, o = sizes
+
+    def f(t):
+        t.manual_seed(0)
+        m = t.nn.Bilinear(i1, i2, o)
+        a = t.ones(n, i1).requires_grad_()
+        y = m(a, t.ones(n, i2))
+        y.sum().backward()
+        return y, a.grad, m.weight.grad
+    same(f, rtol=1e-6)

@@ -154,7 +154,7 @@ def bilinear(input1, input2, weight, bias=None):
     x2 = input2.reshape(-1, n2)
     # one GEMM: (rows, i) @ (i, o*j), then the j-contraction with input2 elementwise
     w = weight.permute(1, 0, 2).reshape(n1, n_out * n2)
-    t = matmul(x1, w).reshape(-1, n_out, n2)
+    t = matmul(x1, w).reshape(x1.shape[0], n_out, n2)  # (sizes named: any may be 0)
     y = (t * x2.unsqueeze(1)).sum(-1)
     if bias is not None:
         y = y + bias
