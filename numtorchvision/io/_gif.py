@@ -80,11 +80,15 @@ def parse(data):
         if kind == 0x21:  # extension: the first graphic control block before a frame counts
             if pos >= len(data):
                 raise GifError("DGifSlurp() failed - 102")
-            label = data[pos]
+            label, first = data[pos], data[pos + 1] if pos + 1 < len(data) else 0
             payload, pos = _sub_blocks(data, pos + 1)
-            if label == 0xF9 and gcb is None and len(payload) >= 4:
-                packed, _delay, tindex = struct.unpack_from("<BHB", payload, 0)
-                gcb = ((packed >> 2) & 7, tindex if packed & 1 else -1)
+            if label == 0xF9 and gcb is None:
+                # giflib reads the first sub-block, and only when it holds 4 bytes (else the
+                # frame keeps the defaults: no disposal given, no transparent index)
+                gcb = (0, -1)
+                if first == 4:
+                    packed, _delay, tindex = struct.unpack_from("<BHB", payload, 0)
+                    gcb = ((packed >> 2) & 7, tindex if packed & 1 else -1)
             continue
         if kind != 0x2C:
             raise GifError("DGifSlurp() failed - 107")  # D_GIF_ERR_WRONG_RECORD

@@ -146,3 +146,14 @@ def test_decode_image_checks_the_six_byte_gif_signature():
     # image.so): "GIF8xa..." is not a GIF there
     with pytest.raises(RuntimeError, match="Unsupported image file"):
         nio.decode_image(_tensor(b"GIF8xa" + bytes(30)))
+
+
+def test_graphic_control_block_of_another_length_is_ignored():
+    # giflib takes a frame's first graphic control block, and only a 4-byte one: a 5-byte
+    # block leaves the frame without a transparent index (so index 0 is drawn)
+    idx = _frames(1)[0]
+    head, block = _parts(idx)
+    head = head[:11] + bytes([2]) + head[12:]  # background index 2 (not palette[0])
+    odd = bytes([0x21, 0xF9, 5, 1, 0, 0, 0, 0, 0])  # transparent flag, index 0, 5 bytes
+    got = nio.decode_gif(_tensor(head + odd + _gcb(0, 1) + block + b"\x3b")).numpy()
+    np.testing.assert_array_equal(got, _expected([idx], 2, None, 0)[0])
