@@ -150,6 +150,7 @@ def test_jit_module_copy_as_torch(how):
 
 
 def _function_facts(lib):
+    import copy
     import pickle
 
     def f(x, y: int = 2):
@@ -162,7 +163,8 @@ def _function_facts(lib):
             sf.qualified_name, sf.__doc__, sf(lib.ones(2), 3).tolist(),
             _quiet(lambda: lib.jit.script(sf)) is sf, _outcome(lambda: pickle.dumps(sf)),
             isinstance(tf, lib.jit.ScriptFunction), tf.name, tf(lib.ones(2)).tolist(),
-            isinstance(lib.jit.ScriptFunction, type)]
+            isinstance(lib.jit.ScriptFunction, type), _outcome(lambda: copy.deepcopy(sf)),
+            _outcome(lambda: copy.copy(sf))]
 
 
 def test_jit_function_as_torch():
