@@ -182,3 +182,35 @@ def test_vmap_index_along_dim_ops_have_rules():
 
     for case in ("add_", "add_alpha", "add_plain_self", "add_neg_dim", "copy", "fill", "grad"):
         _check(lambda lib, case=case: run(lib, case))
+
+
+# -- tensor hooks inside vmap(grad(f)) fire (and may change the gradient); retain_grad refused -
+def _hooks_in_transforms(lib, case):
+    func = lib.func
+    log = []
+
+    def f(x):
+        b = x * 2
+        if case == "retain":
+            b.retain_grad()
+        else:
+            b.register_hook(lambda g: log.append(tuple(g.shape)) if case == "log" else g * 10)
+        return (b ** 2).sum()
+
+    if case in ("modify", "log"):
+        return func.vmap(func.grad(f))(lib.ones(2, 3)), log
+    if case == "retain":
+        return func.grad(f)(lib.ones(3))
+    def g(a):  # directly inside a vmap nothing requires grad
+        b = a * 2
+        b.register_hook(lambda grad: grad * 10)
+        return b
+
+    x = lib.ones(2, 3, requires_grad=True)
+    func.vmap(g)(x).sum().backward()
+    return x.grad
+
+
+def test_tensor_hooks_inside_transforms():
+    for case in ("modify", "log", "retain", "vmap_only"):
+        _check(lambda lib, case=case: _hooks_in_transforms(lib, case))
