@@ -387,3 +387,27 @@ def test_cumprod_gradient_after_a_zero_with_nan_and_inf():
         return g, t.autograd.grad((g * g).sum(), x)[0]
 
     same(second_order, rtol=1e-12)
+
+
+_PROD_ROWS = {
+    "two_zeros_and_inf": [-np.inf, 0.0, 0.0, 5.0],
+    "two_zeros_and_inf_2d": [[-np.inf, 0.0, 0.0, 5.0]],
+    "zeros_and_nan_2d": [[np.nan, 0.0, 1.0], [0.0, 2.0, 3.0]],
+    "one_zero_and_inf": [np.inf, 0.0, 2.0],
+    "all_zero": [0.0, 0.0],
+    "nan_one_zero": [np.nan, 1.0, 0.0],
+    "nan_two_zeros": [np.nan, 0.0, 0.0],
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PROD_ROWS))
+@pytest.mark.parametrize("form", ["all", "dim0"])
+def test_prod_gradient_with_zeros_beside_inf_nan(name, form):
+    v = _PROD_ROWS[name]
+
+    def run(t):
+        x = t.tensor(v, requires_grad=True)
+        y = x.prod() if form == "all" else x.prod(0)
+        return y, t.autograd.grad(y.sum(), x)[0]
+
+    same(run)

@@ -261,6 +261,12 @@ class Prod(Op):
         others = _exclusive_prod(lines, -1).reshape(tuple(x.shape[d] for d in perm))
         inv = np.argsort(perm).tolist()
         others = others.permute(tuple(inv))
+        if getattr(self, "whole", False):
+            # prod() of all elements (torch's own rule there): with two zeros or more every
+            # product of the others is 0, also beside an inf or NaN; prod(dim) and a single
+            # zero keep the NaN of 0 * inf
+            several = (x == 0).sum(dim=dims, keepdim=True) > 1
+            others = where(several & ~others.isfinite(), 0.0, others)
         return g * (others.conj() if others.is_complex() else others)
 
 
@@ -661,7 +667,8 @@ def prod(input, dim=all_dims, keepdim=False, *, dtype=None, out=None):
         dims = canonical_dims(dim, input._array.ndim)
     dtype = _out_dtype(dtype, out)
     return _out(Prod.apply(input, dims=dims, keepdim=keepdim, dtype=_int_acc(input, dtype),
-                           node_name="ProdBackward0" if dim is None else "ProdBackward1"), out)
+                           node_name="ProdBackward0" if dim is None else "ProdBackward1",
+                           whole=dim is None), out)
 
 
 def _amax(fn, input, dim, keepdim, out):
