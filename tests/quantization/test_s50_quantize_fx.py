@@ -2,6 +2,7 @@
 test time: the same model, weights and calibration data through both; the prepared and
 converted code, the quantized modules' parameters and the int8 results must agree."""
 
+import importlib
 import operator
 import warnings
 
@@ -512,3 +513,52 @@ def test_converted_state_dict_round_trip_like_torch(name, mapping):
         ref = ref[0] if isinstance(ref, tuple) else ref
         outcomes.append(("ok", bool((out == ref).all())))
     assert outcomes[1] == outcomes[0]
+
+
+def _custom_config_run(T):
+    nn = T.nn
+    from_fx = T.ao.quantization.quantize_fx
+    custom = importlib.import_module(T.__name__ + ".ao.quantization.fx.custom_config")
+
+    class Weird(nn.Module):  # data-dependent control flow: not traceable
+        def forward(self, x):
+            if x.sum() > 0:
+                return x * 2
+            return x
+
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 4)
+            self.w = Weird()
+            self.fc2 = nn.Linear(4, 2)
+            self.version = 3
+
+        def forward(self, x):
+            return self.fc2(self.w(self.fc(x)))
+
+    T.manual_seed(0)
+    config = custom.PrepareCustomConfig().set_non_traceable_module_classes([Weird]) \
+        .set_preserved_attributes(["version"])
+    batches = _batches((2, 4))
+    prepared = from_fx.prepare_fx(M().eval(), T.ao.quantization.get_default_qconfig_mapping(),
+                                  (T.tensor(batches[0]),), prepare_custom_config=config)
+    for b in batches:
+        prepared(T.tensor(b))
+    converted = from_fx.convert_fx(prepared, convert_custom_config=custom.ConvertCustomConfig()
+                                   .set_preserved_attributes(["version"]))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        by_name = from_fx.prepare_fx(M().eval(), T.ao.quantization.get_default_qconfig_mapping(),
+                                     (T.tensor(batches[0]),),
+                                     prepare_custom_config={"non_traceable_module_name": ["w"]})
+    future = [str(w.message) for w in caught if w.category is FutureWarning]
+    return (prepared.code, converted.code, converted.version, config.to_dict()["preserved_attributes"],
+            converted(T.tensor(batches[1])).numpy(), by_name.code, future)
+
+
+def test_custom_configs_match_torch():
+    t, n = _custom_config_run(torch), _custom_config_run(nt)
+    assert n[:4] == t[:4]
+    np.testing.assert_allclose(n[4], t[4], rtol=5e-7, atol=0)
+    assert n[5:] == t[5:]

@@ -14,8 +14,8 @@ fused, batch norm, ReLU, add/mul, cat, pooling, shape ops, sigmoid/tanh/hardsigm
 ``F.linear``, dynamic Linear). The other ops torch's native backend quantizes (functional
 convs, ``ConvTranspose``, layer/group/instance norm, ``matmul``, ``PReLU``, ``Softmax``, RNNs,
 embeddings) make ``prepare_fx`` raise ``NotImplementedError`` unless their qconfig is None;
-custom configs (prepare/convert/fuse), backend configs and ``_equalization_config`` raise
-``NotImplementedError`` too.
+custom configs are honoured for non-traceable modules and preserved attributes (their other
+settings raise ``NotImplementedError``, as do backend configs and ``_equalization_config``).
 """
 
 import warnings
@@ -52,10 +52,10 @@ def _swap_ff_with_fxff(model):
             _swap_ff_with_fxff(child)
 
 
-def _trace(model):
+def _trace(model, skipped_names=(), skipped_classes=()):
     from .fx.tracer import QuantizationTracer
 
-    tracer = QuantizationTracer([], [])
+    tracer = QuantizationTracer(skipped_names, skipped_classes)
     graph = tracer.trace(model)
     return GraphModule(model, graph), tracer
 
@@ -67,11 +67,36 @@ def _fuse_fx(graph_module, is_qat):
     return fuse(graph_module, is_qat)
 
 
+def _custom_config(cls, config, what):
+    """``config`` as a ``cls`` (a dict is converted, with torch's warning); settings numtorch
+    does not implement raise."""
+    if config is None:
+        return cls()
+    if isinstance(config, dict):
+        warnings.warn(f"Passing a {what}_dict to {what.split('_')[0]} is deprecated and will "
+                      f"not be supported in a future version. Please pass in a "
+                      f"{cls.__name__} instead.", FutureWarning, stacklevel=4)
+        config = cls.from_dict(config)
+    missing = config.unsupported()
+    if missing:
+        raise NotImplementedError(f"numtorch's FX graph mode quantization does not support "
+                                  f"these {cls.__name__} settings yet: {', '.join(missing)}")
+    return config
+
+
+def _attach_preserved_attrs(model, preserved):
+    for name, value in preserved.items():
+        setattr(model, name, value)
+    model.meta["_user_preserved_attributes"] = preserved
+
+
 def _prepare_fx(model, qconfig_mapping, is_qat, example_inputs, prepare_custom_config=None,
                 _equalization_config=None, backend_config=None):
+    from .fx.custom_config import PrepareCustomConfig
     from .fx.prepare import prepare
 
-    _unsupported("prepare_custom_config", prepare_custom_config)
+    prepare_custom_config = _custom_config(PrepareCustomConfig, prepare_custom_config,
+                                           "prepare_custom_config")
     _unsupported("_equalization_config", _equalization_config)
     _unsupported("backend_config", backend_config)
     if qconfig_mapping is None:
@@ -82,18 +107,30 @@ def _prepare_fx(model, qconfig_mapping, is_qat, example_inputs, prepare_custom_c
                       "instead.", FutureWarning, stacklevel=3)
         qconfig_mapping = QConfigMapping.from_dict(qconfig_mapping)
     _swap_ff_with_fxff(model)
-    graph_module, tracer = _trace(model)
+    preserved = {name: getattr(model, name) for name in prepare_custom_config.preserved_attributes
+                 if hasattr(model, name)}
+    graph_module, tracer = _trace(model, prepare_custom_config.non_traceable_module_names,
+                                  prepare_custom_config.non_traceable_module_classes)
     graph_module = _fuse_fx(graph_module, is_qat)
-    return prepare(graph_module, qconfig_mapping, is_qat, tracer.node_name_to_scope)
+    prepared = prepare(graph_module, qconfig_mapping, is_qat, tracer.node_name_to_scope)
+    _attach_preserved_attrs(prepared, preserved)
+    return prepared
 
 
 def fuse_fx(model, fuse_custom_config=None, backend_config=None):
     """Trace ``model`` and fuse conv/linear/batch norm + batch norm/ReLU patterns (eval mode:
     batch norm folded into the conv or linear)."""
-    _unsupported("fuse_custom_config", fuse_custom_config)
+    from .fx.custom_config import FuseCustomConfig
+
+    fuse_custom_config = _custom_config(FuseCustomConfig, fuse_custom_config,
+                                        "fuse_custom_config")
     _unsupported("backend_config", backend_config)
+    preserved = {name: getattr(model, name) for name in fuse_custom_config.preserved_attributes
+                 if hasattr(model, name)}
     graph_module, _ = _trace(model)
-    return _fuse_fx(graph_module, False)
+    fused = _fuse_fx(graph_module, False)
+    _attach_preserved_attrs(fused, preserved)
+    return fused
 
 
 def prepare_fx(model, qconfig_mapping, example_inputs, prepare_custom_config=None,
@@ -117,12 +154,19 @@ def prepare_qat_fx(model, qconfig_mapping, example_inputs, prepare_custom_config
 def _convert_fx(graph_module, is_reference, convert_custom_config=None,
                 qconfig_mapping=None, backend_config=None):
     from .fx.convert import convert
+    from .fx.custom_config import ConvertCustomConfig
 
-    _unsupported("convert_custom_config", convert_custom_config)
+    convert_custom_config = _custom_config(ConvertCustomConfig, convert_custom_config,
+                                           "convert_custom_config")
     _unsupported("qconfig_mapping", qconfig_mapping)
     _unsupported("backend_config", backend_config)
     _check_is_graph_module(graph_module)
-    return convert(graph_module, is_reference)
+    preserved = {name: getattr(graph_module, name)
+                 for name in convert_custom_config.preserved_attributes
+                 if hasattr(graph_module, name)}
+    quantized = convert(graph_module, is_reference)
+    _attach_preserved_attrs(quantized, preserved)
+    return quantized
 
 
 def convert_fx(graph_module, convert_custom_config=None, _remove_qconfig=True,
