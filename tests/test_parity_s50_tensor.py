@@ -221,6 +221,14 @@ def _complex_matrix(shape, seed=0):
     return rng.normal(size=shape) + 1j * rng.normal(size=shape)
 
 
+def _uv_outer(r):
+    return (r.U[..., :, :1] @ r.Vh[..., :1, :]).real.sum()
+
+
+def _svd_loss(r):
+    return (r.U.abs() ** 2).sum() + r.S.sum() + (r.V.abs() ** 3).sum()
+
+
 _SVD_LOSSES = {
     "svdvals": (lambda t, a: t.linalg.svdvals(a).sum(), (3, 3)),
     "nuclear_norm": (lambda t, a: t.linalg.matrix_norm(a, "nuc"), (2, 3, 3)),
@@ -229,10 +237,8 @@ _SVD_LOSSES = {
                                  * t.arange(2.0, dtype=t.float64)).sum(), (4, 2)),
     "abs_vh_wide": (lambda t, a: (t.linalg.svd(a, full_matrices=False).Vh.abs() ** 3).sum(),
                     (2, 4)),
-    "uv_outer": (lambda t, a: (lambda r: (r.U[..., :, :1] @ r.Vh[..., :1, :]).real.sum())(
-        t.linalg.svd(a, full_matrices=False)), (2, 3, 3)),
-    "torch_svd": (lambda t, a: (lambda r: (r.U.abs() ** 2).sum() + r.S.sum()
-                                + (r.V.abs() ** 3).sum())(t.svd(a)), (3, 2)),
+    "uv_outer": (lambda t, a: _uv_outer(t.linalg.svd(a, full_matrices=False)), (2, 3, 3)),
+    "torch_svd": (lambda t, a: _svd_loss(t.svd(a)), (3, 2)),
     "pinv": (lambda t, a: t.linalg.pinv(a).abs().sum(), (3, 2)),
     "cond": (lambda t, a: t.linalg.cond(a), (3, 3)),
     "phase_dependent_loss": (lambda t, a: t.linalg.svd(a, full_matrices=False).U.real.sum(),
