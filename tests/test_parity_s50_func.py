@@ -214,3 +214,22 @@ def _hooks_in_transforms(lib, case):
 def test_tensor_hooks_inside_transforms():
     for case in ("modify", "log", "retain", "vmap_only"):
         _check(lambda lib, case=case: _hooks_in_transforms(lib, case))
+
+
+# -- a module with full backward hooks called inside a torch.func transform is refused -------
+def test_module_backward_hooks_refused_inside_transforms():
+    def run(lib, case):
+        func = lib.func
+        lib.manual_seed(0)
+        m = lib.nn.Linear(3, 2)
+        if case == "pre":
+            m.register_full_backward_pre_hook(lambda mod, go: None)
+        else:
+            m.register_full_backward_hook(lambda mod, gi, go: None)
+        x = lib.ones(4, 3)
+        if case == "vmap_grad":
+            return func.vmap(func.grad(lambda xx: m(xx).sum()))(lib.ones(2, 4, 3))
+        return func.grad(lambda xx: m(xx).sum())(x)
+
+    for case in ("full", "pre", "vmap_grad"):
+        _check(lambda lib, case=case: run(lib, case))

@@ -138,6 +138,10 @@ class BackwardHookFunction(Function):
     got no gradient; on its inputs (``materialize``) that is zeros, as in torch, where such an
     input then also gets a zero ``.grad``."""
 
+    # torch's is a Function of the ctx form: torch.func transforms refuse it (a module with
+    # full backward hooks called inside grad/vmap raises torch's setup_context error)
+    _user_rules_under_transforms = True
+
     @staticmethod
     def forward(ctx, on_grad, materialize, *tensors):
         ctx.on_grad = on_grad
