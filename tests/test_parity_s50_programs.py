@@ -292,3 +292,27 @@ def _warned_at(lib, what):
 def test_warning_location_and_text_as_torch(what):
     got, want = _warned_at(numtorch, what), _warned_at(torch, what)
     assert got == want and want
+
+
+def _trace_run_facts(lib):
+    facts = []
+    lib.manual_seed(0)
+    x = lib.randn(4, 2)
+    for kw in ({}, {"check_trace": False}, {"check_inputs": [(x,), (x * 2,)]}):
+        lib.manual_seed(0)
+        m = lib.nn.Sequential(lib.nn.Linear(2, 2), lib.nn.BatchNorm1d(2))
+        _quiet(lambda m=m, kw=kw: lib.jit.trace(m, x, **kw))
+        bn = m[1]
+        stats = [round(v, 5) for v in bn.running_mean.tolist()]
+        facts.append((bn.num_batches_tracked.item(), stats))
+    facts.append(_outcome(lambda: _quiet(lambda: lib.jit.trace(lib.nn.Linear(2, 2), lib.ones(3)))))
+    facts.append(_outcome(lambda: _quiet(lambda: lib.jit.trace(lambda a: (a, {"k": a}), (x,)))))
+    relaxed = _quiet(lambda: lib.jit.trace(lambda a: {"k": a}, (x,), strict=False))
+    facts.append(sorted(relaxed(x)))
+    return facts
+
+
+def test_jit_trace_runs_the_module_as_torch():
+    # torch's trace runs the code at trace time (5 runs with the default check): batch-norm
+    # statistics move and shape errors show then; a dict output needs strict=False
+    assert _trace_run_facts(numtorch) == _trace_run_facts(torch)

@@ -24,7 +24,8 @@ from . import annotations  # noqa: F401,E402
 from .._fork import Future  # noqa: F401
 from ._script import (  # noqa: F401
     RecursiveScriptModule, ScriptFunction, ScriptModule, TopLevelTracedModule, TracedModule,
-    copy_script as _copy_script, saving as _saving, script_module as _script_module, trace_module as _trace_module)
+    copy_script as _copy_script, saving as _saving, script_module as _script_module,
+    trace_module as _trace_module)
 
 
 def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
@@ -41,10 +42,68 @@ def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
     return obj
 
 
+_TRACE_PARAMS = ("optimize", "check_trace", "check_inputs", "check_tolerance", "strict")
+
+_DICT_OUTPUT = ("Encountering a dict at the output of the tracer might cause the trace to be "
+                "incorrect, this is only valid if the container structure does not change "
+                "based on the module's inputs. Consider using a constant container instead "
+                "(e.g. for `list`, use a `tuple` instead. for `dict`, use a `NamedTuple` "
+                "instead). If you absolutely need this and know the side effects, pass "
+                "strict=False to trace() to allow this behavior.")
+
+
+def _has_dict(out):
+    if builtins.isinstance(out, dict):
+        return True
+    if builtins.isinstance(out, (list, tuple)):
+        return any(_has_dict(o) for o in out)
+    return False
+
+
+def _run_as_tracing(func, example_inputs, args, kwargs):
+    """Call ``func`` on the example inputs as often as torch's trace does.
+
+    Torch runs the Python code once to record it and then, for each set of check inputs
+    (the example inputs unless ``check_inputs`` is given, none with ``check_trace=False``),
+    records it again, runs both recordings and runs the Python code once more: 1 + 4 calls
+    per check. Their effects on the module's state (batch-norm statistics in training mode)
+    are torch's; a dict in the output is refused unless ``strict=False``.
+    """
+    opts = dict(zip(_TRACE_PARAMS, args))
+    opts.update((k, v) for k, v in kwargs.items() if k in _TRACE_PARAMS)
+    kw_inputs = kwargs.get("example_kwarg_inputs")
+    if example_inputs is None and kw_inputs is None:
+        return
+    if builtins.isinstance(example_inputs, tuple):
+        call_args = example_inputs
+    else:
+        call_args = () if example_inputs is None else (example_inputs,)
+    call_kwargs = dict(kw_inputs or {})
+    out = func(*call_args, **call_kwargs)
+    if opts.get("strict", True) and _has_dict(out):
+        raise RuntimeError(_DICT_OUTPUT)
+    if not opts.get("check_trace", True):
+        return
+    checks = opts.get("check_inputs")
+    for check in checks if checks is not None else [None]:
+        if check is None:
+            each_args, each_kwargs = call_args, call_kwargs
+        elif builtins.isinstance(check, dict):
+            each_args, each_kwargs = (), check
+        else:
+            each_args = check if builtins.isinstance(check, tuple) else (check,)
+            each_kwargs = {}
+        for _ in range(4):
+            func(*each_args, **each_kwargs)
+
+
 def trace(func, example_inputs=None, *args, **kwargs):
     """A module's traced copy (a ``TopLevelTracedModule`` sharing its parameters and buffers)
-    or a function's ``ScriptFunction``. Nothing is recorded: it runs eagerly, so
-    data-dependent branches are taken anew on each call (torch's trace keeps the first)."""
+    or a function's ``ScriptFunction``.
+
+    The function runs on the example inputs as often as torch's trace runs it (see
+    ``_run_as_tracing``), but nothing is recorded: calls run eagerly, so data-dependent
+    branches are taken anew on each call (torch's trace keeps the first)."""
     _deprecated("trace")
     # torch warns again from the helpers it goes through: tracing a module traces its
     # forward method (twice over), a function once more
@@ -52,9 +111,13 @@ def trace(func, example_inputs=None, *args, **kwargs):
     for name in ("trace_method", "trace_method") if module else ("trace",):
         _deprecated(name)
     if module:
-        return func if builtins.isinstance(func, ScriptModule) else _trace_module(func)
+        if builtins.isinstance(func, ScriptModule):
+            return func
+        _run_as_tracing(func, example_inputs, args, kwargs)
+        return _trace_module(func)
     if builtins.isinstance(func, ScriptFunction):
         return func
+    _run_as_tracing(func, example_inputs, args, kwargs)
     return ScriptFunction(func, f"__torch__.{getattr(func, '__name__', 'fn')}")
 
 
