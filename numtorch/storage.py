@@ -31,6 +31,29 @@ def _root(arr):
     return base.reshape(-1)
 
 
+def _owner(arr):
+    while isinstance(arr.base, np.ndarray):
+        arr = arr.base
+    return arr
+
+
+_UNTYPED = weakref.WeakValueDictionary()  # id(owning array) -> the UntypedStorage over it
+
+
+def _untyped_over(root):
+    """The one UntypedStorage object over ``root`` (a whole owning block, flat): torch hands
+    back the same Python object for a storage while one is alive, so ``t.untyped_storage() is
+    t[1:].untyped_storage()``. A cached object no longer over the block (after its
+    ``resize_``) is replaced."""
+    owner = _owner(root)
+    hit = _UNTYPED.get(id(owner))
+    if hit is not None and _owner(hit._array) is owner and hit._array.nbytes == root.nbytes:
+        return hit
+    storage = UntypedStorage(wrap=root.view(np.uint8))
+    _UNTYPED[id(owner)] = storage
+    return storage
+
+
 class _StorageMeta(TorchNamed):
     """The storages' metaclass: ``isinstance`` answers as torch's does, where UntypedStorage
     is no TypedStorage (numtorch's UntypedStorage reuses TypedStorage's code as a subclass)
@@ -261,6 +284,10 @@ class TypedStorage(metaclass=_StorageMeta):
         return self._to(_dtype.bool)
 
     def untyped(self):
+        root = _root(self._array)
+        if root is not None and root.nbytes == self._array.nbytes and \
+                type(self._array) is np.ndarray:  # the whole block: its one byte storage
+            return _untyped_over(root)
         return UntypedStorage(wrap=self._array.view(np.uint8))
 
     def pickle_storage_type(self):
@@ -455,6 +482,8 @@ def storage_of(t, untyped=False):
     elif is_meta(t._array):
         root = root.view(type(t._array))  # a meta tensor's storage is meta too
     if untyped:
+        if type(root) is np.ndarray:
+            return _untyped_over(root)
         return UntypedStorage(wrap=root.view(np.uint8))
     return _CLASS_OF[_dtype._FROM_NP[root.dtype]](wrap=root)
 

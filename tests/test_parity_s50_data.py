@@ -329,3 +329,16 @@ def test_nested_tensor_pickle_and_copy_match_torch(case, how):
             except Exception as e:  # noqa: BLE001 - class and message are compared
                 return type(e).__name__, str(e)
     assert outcome(numtorch) == outcome(torch)
+
+
+def test_untyped_storage_is_one_object_per_block_as_in_torch():
+    def identities(lib):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x = lib.arange(6.)
+            u = x.untyped_storage()
+            other = lib.arange(6.)
+            return [u is x.untyped_storage(), u is x[2:].untyped_storage(),
+                    u is x.view(2, 3).t().untyped_storage(), u is x.storage().untyped(),
+                    u is other.untyped_storage(), u is x.clone().untyped_storage()]
+    assert identities(numtorch) == identities(torch)
