@@ -417,3 +417,28 @@ def test_prod_gradient_with_zeros_beside_inf_nan(name, form):
         return y, t.autograd.grad(y.sum(), x)[0]
 
     same(run)
+
+
+@pytest.mark.parametrize("p,dim,maxnorm", [(2, 0, 1.0), (1, 1, 2.0), (3, 0, 0.5), (2, 1, 100.0)])
+def test_renorm_gradient_of_slices_left_alone(p, dim, maxnorm):
+    inf, nan = float("inf"), float("nan")
+    vals = [[1.0, nan, 3.0, 3.0, 0.0, -2.0], [2.0, -2.0, inf, -inf, 0.5, 1.0],
+            [-inf, -inf, 0.0, 5.0, 5.0, 5.0], [0.0] * 6, [0.1, 0.2, 0.1, 0.0, 0.0, 0.3],
+            [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]]
+
+    def run(t):
+        x = t.tensor(vals, dtype=t.float64, requires_grad=True)
+        y = x.renorm(p, dim, maxnorm)
+        return y, t.autograd.grad(y, x, t.arange(1.0, 37.0, dtype=t.float64).view(6, 6))[0]
+
+    same(run, rtol=1e-12)
+
+    def second_order(t):
+        x = t.tensor([[1.0, 2.0, 3.0], [0.1, 0.2, 0.1], [-4.0, 0.0, 2.0]], dtype=t.float64,
+                     requires_grad=True)
+        y = x.renorm(p, dim, maxnorm)
+        (g,) = t.autograd.grad((y * t.arange(9.0, dtype=t.float64).view(3, 3)).sum(), x,
+                               create_graph=True)
+        return y, g, t.autograd.grad((g * g).sum(), x)[0]
+
+    same(second_order, rtol=1e-9, atol=1e-12)

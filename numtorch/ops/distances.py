@@ -37,8 +37,12 @@ def renorm(input, p, dim, maxnorm):
     others = tuple(k for k in range(nd) if k != d)
     half = input.dtype in (_dtype.float16, _dtype.bfloat16)
     # torch: a half input's norms and factors in float32, the product in the half type
-    n = norm(input.float() if half else input, p, dim=others, keepdim=True)
-    factor = where(n > maxnorm, maxnorm / (n + 1e-7), 1.0)
+    x = input.float() if half else input
+    # which slices are rescaled is decided without a gradient; the others pass it unchanged
+    # (also where their norm is NaN or inf, as torch's renorm backward)
+    over = norm(x.detach(), p, dim=others, keepdim=True) > maxnorm
+    n = norm(where(over, x, 0.0), p, dim=others, keepdim=True)
+    factor = where(over, maxnorm / (n + 1e-7), 1.0)
     return rename_node(row_major_result(input * factor.to(input.dtype)), "RenormBackward0")
 
 
