@@ -233,3 +233,20 @@ def test_module_backward_hooks_refused_inside_transforms():
 
     for case in ("full", "pre", "vmap_grad"):
         _check(lambda lib, case=case: run(lib, case))
+
+
+# -- torch.autograd.functional inside torch.func.grad is refused (numtorch gave zeros) --------
+def test_autograd_functional_inside_func_grad():
+    def run(lib, name):
+        F = lib.autograd.functional
+        x = lib.tensor([0.5, 1.0, 2.0])
+        calls = {
+            "jacobian": lambda a: F.jacobian(lib.sin, a).sum(),
+            "vjp": lambda a: F.vjp(lib.sin, a, lib.ones(3))[1].sum(),
+            "hessian": lambda a: F.hessian(lambda b: (b ** 3).sum(), a).sum(),
+            "closure_input": lambda a: F.jacobian(lib.sin, x).sum() * a.sum(),
+        }
+        return lib.func.grad(calls[name])(x)
+
+    for name in ("jacobian", "vjp", "hessian", "closure_input"):
+        _check(lambda lib, name=name: run(lib, name))

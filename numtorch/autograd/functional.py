@@ -8,6 +8,7 @@ forward-mode engine. ``jacobian`` takes one vjp per output element (reverse mode
 """
 
 from .. import _tensor
+from . import _func_transforms
 from .grad_mode import enable_grad
 
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
@@ -32,6 +33,10 @@ def _prepare_inputs(inputs, create_graph):
         if create_graph and t.requires_grad:
             out.append(t.view_as(t))
         else:
+            if _func_transforms.KINDS:  # torch's requires_grad_() refusal inside torch.func
+                from ..func._batched import _REQUIRES_GRAD_IN_TRANSFORM
+
+                raise RuntimeError(_REQUIRES_GRAD_IN_TRANSFORM)
             out.append(t.detach().requires_grad_(True))
     return tuple(out)
 
