@@ -222,7 +222,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
         raise RuntimeError("selected index k out of range")
     xp = xp_of(a)
     n = a.shape[d]
-    fast = _topk_one_line(a, d, k, largest) if _plain_host(a) else None
+    fast = _topk_sampled(a, d, k, largest) if _plain_host(a) else None
     if input._array.ndim == 0:  # torch hands back the one value for k=0 too
         idx = xp.zeros((), dtype=np.int64)
     elif fast is not None:  # no ties to settle: the same indices as the full path's
@@ -242,48 +242,73 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
     return _out(_topk_t((_pick(input, d, idx, "TopkBackward0"), _make(idx))), out, exact=True)
 
 
-# topk of one long line reads a strided sample of this many values for its threshold
+# topk of long lines reads every _TOPK_STEP-th value (more apart in longer lines, at most
+# _TOPK_SAMPLE values a line) for a threshold per line
 _TOPK_SAMPLE = 8192
+_TOPK_STEP = 16
 
 
-def _topk_one_line(a, d, k, largest):
-    """Sorted top-``k`` indices of ``a`` when it is one long line (a plain host array) and
-    no selected value is tied, else None (the full path decides).
+def _topk_sampled(a, d, k, largest):
+    """Sorted top-``k`` indices of ``a`` along ``d`` (a plain host array of lines of 8192+
+    values) when no line has a tied selection, else None (the full path decides).
 
-    The ``j``-th largest value of a strided sample is a threshold that about ``2k + 16``
-    sample values' worth of the line pass (NaN passes too): those candidates hold the top
-    ``k`` when there are at least ``k`` of them, and every entry equal to the ``k``-th value,
-    so the tie test on them is the full line's. One compare over the line replaces a
-    partition of it.
+    A strided sample of each line gives a threshold (its ``j``-th largest value, ``j`` about
+    twice the sample's share of ``k`` plus 16): the values past it (NaN too, for
+    ``largest``; not for the smallest, where NaN counts as the largest) are the candidates.
+    When a line has at least ``k`` of them they hold its top ``k`` and every entry equal to
+    its ``k``-th value, so selecting, sorting and testing ties among them gives the full
+    line's answer. Lines are padded to the most candidates with a value below every
+    candidate (above, for the smallest). One compare over the lines replaces a partition.
     """
     n = a.shape[d]
-    if a.size != n or n < 4 * _TOPK_SAMPLE or not 0 < k <= n // 64 or \
-            a.dtype.kind not in "fiu":
+    if n < _TOPK_SAMPLE or not 0 < k <= n // 64 or a.dtype.kind not in "fiu" or a.size == 0:
         return None
-    line = a.reshape(-1)
-    sample = line[::n // _TOPK_SAMPLE]
-    m = sample.shape[0]
+    lines = _lines(a, d)
+    sample = lines[:, ::max(_TOPK_STEP, n // _TOPK_SAMPLE)]
+    m = sample.shape[1]
     j = min(m, 2 * (k * m // n + 1) + 16)
-    if largest:
-        thr = np.partition(sample, m - j)[m - j]
-        cand = np.flatnonzero(~(line < thr))
+    if a.dtype.kind == "f":
+        pad = a.dtype.type(-np.inf if largest else np.inf)
     else:
-        thr = np.partition(sample, j - 1)[j - 1]
-        cand = np.flatnonzero(~(line > thr))
-    c = cand.shape[0]
-    if c < k or c > n // 16:  # a NaN threshold, heavy ties, an unlucky sample
+        info = np.iinfo(a.dtype)
+        pad = a.dtype.type(info.min if largest else info.max)
+    if largest:
+        thr = np.partition(sample, m - j, axis=1)[:, m - j:m - j + 1]
+        if not (thr > pad).all():  # (a NaN threshold too)
+            return None
+        mask = ~(lines < thr)
+    else:
+        thr = np.partition(sample, j - 1, axis=1)[:, j - 1:j]
+        if not (thr < pad).all():
+            return None
+        mask = lines <= thr
+    pos = np.flatnonzero(mask)
+    if pos.size > lines.size // 8:  # heavy ties
         return None
-    sub = line[cand]
-    part = np.argpartition(sub, c - k if largest else k - 1)
-    sel = part[c - k:] if largest else part[:k]
-    top_i = sel[_argsort(sub[sel], 0, largest, np)]
-    top = sub[top_i]
-    if _equal(top[1:], top[:-1], np).any() or \
-            np.count_nonzero(_equal(sub, top[-1:], np)) > 1:
+    row, col = np.divmod(pos, n)
+    counts = np.bincount(row, minlength=lines.shape[0])
+    c = int(counts.max())
+    if int(counts.min()) < k or c > n // 8:  # heavy ties, an unlucky sample
+        return None
+    rank = np.arange(pos.size) - np.repeat(np.cumsum(counts) - counts, counts)
+    block = np.full((lines.shape[0], c), pad, dtype=a.dtype)
+    block[row, rank] = lines.reshape(-1)[pos] if lines.flags.c_contiguous else lines[row, col]
+    cols = np.zeros(block.shape, dtype=np.int64)
+    cols[row, rank] = col
+    part = np.argpartition(block, c - k if largest else k - 1, axis=1)
+    sel = part[:, c - k:] if largest else part[:, :k]
+    top_i = np.take_along_axis(sel, _argsort(np.take_along_axis(block, sel, 1), 1, largest,
+                                             np), 1)
+    top = np.take_along_axis(block, top_i, 1)
+    if _equal(top[:, 1:], top[:, :-1], np).any() or \
+            (np.count_nonzero(_equal(block, top[:, -1:], np), axis=1) > 1).any():
         return None
     shape = list(a.shape)
     shape[d] = k
-    return cand[top_i].reshape(shape)
+    idx = np.empty(shape, dtype=np.int64)  # row-major, as the full path's
+    moved = np.swapaxes(idx, d, -1)
+    moved[...] = np.take_along_axis(cols, top_i, 1).reshape(moved.shape)
+    return idx
 
 
 def _plain_host(a):
