@@ -442,3 +442,16 @@ def test_renorm_gradient_of_slices_left_alone(p, dim, maxnorm):
         return y, g, t.autograd.grad((g * g).sum(), x)[0]
 
     same(second_order, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("reduce", ["prod", "amax", "amin", "mean"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_index_reduce_bool(reduce, include_self):
+    def run(t):
+        src = t.tensor([[False, True, True], [True, True, False]])
+        x = t.full((2, 4), reduce != "amax")
+        out = x.index_reduce(1, t.tensor([0, 0, 2]), src, reduce, include_self=include_self)
+        x.index_reduce_(1, t.tensor([0, 0, 2]), src, reduce, include_self=include_self)
+        return out, x
+
+    same(run, warns=True)

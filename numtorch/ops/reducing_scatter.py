@@ -258,7 +258,14 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
         raise RuntimeError(f"index_reduce_(): self ({input.dtype._legacy[:-len('Tensor')]}) and "
                            f"source ({source.dtype._legacy[:-len('Tensor')]}) must have the "
                            f"same scalar type")
-    # no bool or complex kernels (the dtype is dispatched before the indices are read)
+    # no complex kernels, and for bool only the include_self ones on two or more dims
+    # (prod/amax/amin: logical and/or; its mean has no bool floor division; torch's 1-d
+    # kernel has no bool at all); dispatched before the indices are read
+    if input.dtype is _dtype.bool and include_self and nd >= 2:
+        if reduce == "mean":
+            raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
+        res = index_reduce(input.to(_dtype.uint8), dim, index, source.to(_dtype.uint8), reduce)
+        return _out(res.to(_dtype.bool), out, exact=OUT_DTYPE)
     refuse_dtype(input, "bc", "index_func_" if include_self else
                  "index_reduce_func_exclude_input_init")
     idx = index._array.reshape(-1).astype(np.int64)
