@@ -27,6 +27,8 @@ def _binary_or_scalar(tensor_op, scalar_op, relu, name):
     ``add_scalar``/``mul_scalar`` result, then ReLU on its grid for the ``_relu`` ops)."""
 
     def op(qa, qb, scale=None, zero_point=None):
+        if isinstance(qa, (int, float)) and not isinstance(qa, bool) and scale is None:
+            qa, qb = qb, qa  # op(number, qtensor) works as op(qtensor, number) in torch
         if isinstance(qb, (int, float)) and not isinstance(qb, bool) and scale is None:
             out = scalar_op(qa, qb)
             return _relu(out) if relu else out

@@ -83,7 +83,9 @@ def _int_mul(name, a, b, scale, zero_point, relu):
 
 def add_scalar(a, c):
     """Quantized ``a + c``: the zero point moves by ``round(c / scale)``; when that leaves the
-    integer range, the range is stretched to hold the shifted values instead."""
+    integer range, the range is stretched to hold the shifted values instead and, as torch's
+    kernel does, each ``q - z + round(c / scale)`` is scaled by the float32 multiplier
+    ``s * (1 / s_out)`` and rounded half to even."""
     _check_q("add_scalar", a)
     s, z = _params(a)
     key = a._array.key
@@ -96,8 +98,13 @@ def add_scalar(a, c):
         new_s, new_z = (qmax - shifted) / (qmax - qmin) * s, qmin
     else:
         new_s, new_z = (shifted - qmin) / (qmax - qmin) * s, qmax
-    values = dequantized(a) + np.float32(c)
-    return requantize_float(values, new_s, new_z, a._array.qdtype)
+    f32 = np.float32
+    multiplier = f32(s) * (f32(1) / f32(new_s))
+    centred = (a._array.ints.astype(np.int64) - z + c_q).astype(np.float32)
+    out = np.rint(centred * multiplier) + np.float64(new_z)
+    np.clip(out, qmin, qmax, out=out)
+    return make_quantized(out.astype(a._array.ints.dtype), a._array.qdtype,
+                          PerTensor(float(new_s), int(new_z)))
 
 
 def mul_scalar(a, c):

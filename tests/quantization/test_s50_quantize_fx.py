@@ -562,3 +562,24 @@ def test_custom_configs_match_torch():
     assert n[:4] == t[:4]
     np.testing.assert_allclose(n[4], t[4], rtol=5e-7, atol=0)
     assert n[5:] == t[5:]
+
+
+@pytest.mark.parametrize("op", ["add", "add_relu", "mul"])
+def test_quantized_scalar_ops_match_torch_when_the_range_moves(op):
+    # a scalar that moves the zero point out of range rescales the integers with torch's
+    # float32 multiplier (the earlier float requantization was a unit off on some values);
+    # op(number, q) is op(q, number)
+    rng = np.random.default_rng(0)
+    for trial in range(40):
+        dtype = ("quint8", "qint8")[trial % 2]
+        scale = float(rng.uniform(0.001, 0.2))
+        zp = int(rng.integers(0, 256)) if dtype == "quint8" else int(rng.integers(-128, 128))
+        c = float(rng.normal() * 5)
+        x = rng.normal(size=64).astype(np.float32) * 3
+        tq = torch.quantize_per_tensor(torch.tensor(x), scale, zp, getattr(torch, dtype))
+        nq = nt.quantize_per_tensor(nt.tensor(x), scale, zp, getattr(nt, dtype))
+        args = ((tq, c), (nq, c)) if trial % 3 else ((c, tq), (c, nq))
+        t = getattr(torch.ops.quantized, op)(*args[0])
+        n = getattr(nt.ops.quantized, op)(*args[1])
+        assert (n.q_scale(), n.q_zero_point()) == (t.q_scale(), t.q_zero_point())
+        np.testing.assert_array_equal(n.int_repr().numpy(), t.int_repr().numpy())

@@ -317,10 +317,8 @@ class _Converter:
         if match.num_tensor_args == 2:
             _, scale_node, zp_node = self.output_qparams(node)
             args = [root.args[0], root.args[1], scale_node, zp_node]
-        else:
+        else:  # tensor and number, in the order written (torch's op takes either)
             args = list(root.args[:2])
-            if not isinstance(args[0], Node) or args[0] not in self.quantized:
-                args.reverse()  # number + tensor: both ops commute
         self.replace_with_call(node, root, fn, args)
 
     def lower_f_linear(self, node, match):
