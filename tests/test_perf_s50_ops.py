@@ -134,3 +134,75 @@ def test_topk_many_long_lines_matches_torch(name, k, largest):
     assert tuple(i.shape) == tuple(ti.shape) and i.stride() == ti.stride()
     np.testing.assert_array_equal(_np(v), tv.numpy())
     np.testing.assert_array_equal(_np(i), ti.numpy())
+
+
+# -- grid_sample: bilinear weights built as arrays when no gradient reaches the grid ----------
+
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+@pytest.mark.parametrize("dims", [2, 3])
+def test_grid_sample_fixed_grid_matches_torch(padding_mode, align_corners, dims):
+    rng = np.random.default_rng(dims * 10 + align_corners)
+    shape = (2, 3, 6, 7) if dims == 2 else (2, 2, 4, 5, 6)
+    gshape = (2, 5, 4, 2) if dims == 2 else (2, 3, 4, 2, 3)
+    x = rng.standard_normal(shape).astype(np.float32)
+    grid = (rng.random(gshape) * 2.4 - 1.2).astype(np.float32)
+    nx = numtorch.from_numpy(x.copy()).requires_grad_(True)
+    tx = torch.from_numpy(x.copy()).requires_grad_(True)
+    out = numtorch.nn.functional.grid_sample(nx, numtorch.from_numpy(grid.copy()),
+                                             padding_mode=padding_mode,
+                                             align_corners=align_corners)
+    tout = torch.nn.functional.grid_sample(tx, torch.from_numpy(grid.copy()),
+                                           padding_mode=padding_mode,
+                                           align_corners=align_corners)
+    np.testing.assert_allclose(_np(out), tout.detach().numpy(), rtol=2e-5, atol=2e-6)
+    w = rng.standard_normal(tuple(tout.shape)).astype(np.float32)
+    (out * numtorch.from_numpy(w)).sum().backward()
+    (tout * torch.from_numpy(w)).sum().backward()
+    np.testing.assert_allclose(_np(nx.grad), tx.grad.numpy(), rtol=2e-5, atol=2e-6)
+    assert out.grad_fn.name() == tout.grad_fn.name()
+
+
+def test_grid_sample_fixed_grid_on_device(device):
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((2, 3, 5, 5)).astype(np.float32)
+    grid = (rng.random((2, 4, 4, 2)) * 2 - 1).astype(np.float32)
+    grid[0, 0, 0] = [1.0, -1.0]  # an edge
+    nx = numtorch.from_numpy(x.copy()).to(device).requires_grad_(True)
+    tx = torch.from_numpy(x.copy()).requires_grad_(True)
+    out = numtorch.nn.functional.grid_sample(nx, numtorch.from_numpy(grid.copy()).to(device),
+                                             align_corners=False)
+    tout = torch.nn.functional.grid_sample(tx, torch.from_numpy(grid.copy()),
+                                           align_corners=False)
+    np.testing.assert_allclose(_np(out), tout.detach().numpy(), rtol=2e-5, atol=2e-6)
+    out.sum().backward()
+    tout.sum().backward()
+    np.testing.assert_allclose(_np(nx.grad), tx.grad.numpy(), rtol=2e-5, atol=2e-6)
+
+
+def test_grid_sample_grid_grad_and_forward_ad_keep_the_graph():
+    """A grid that requires grad, or carries a forward-AD tangent, keeps the differentiable
+    weights (the array weights are only for a fixed grid)."""
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal((1, 2, 5, 6))
+    grid = rng.random((1, 3, 4, 2)) * 2 - 1
+    tan = rng.standard_normal(grid.shape)
+    ng = numtorch.from_numpy(grid.copy()).requires_grad_(True)
+    tg = torch.from_numpy(grid.copy()).requires_grad_(True)
+    numtorch.nn.functional.grid_sample(numtorch.from_numpy(x), ng, align_corners=True).sum(
+        ).backward()
+    torch.nn.functional.grid_sample(torch.from_numpy(x), tg, align_corners=True).sum().backward()
+    np.testing.assert_allclose(_np(ng.grad), tg.grad.numpy(), rtol=1e-9, atol=1e-9)
+    # torch has no forward AD for grid_sample: its central difference (bilinear sampling is
+    # linear inside a cell) is the oracle for numtorch's tangent
+    fwAD = numtorch.autograd.forward_ad
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(numtorch.from_numpy(grid.copy()), numtorch.from_numpy(tan.copy()))
+        y = numtorch.nn.functional.grid_sample(numtorch.from_numpy(x.copy()), dual,
+                                               align_corners=True)
+        got = fwAD.unpack_dual(y).tangent
+    eps = 1e-7
+    f = [torch.nn.functional.grid_sample(torch.from_numpy(x), torch.from_numpy(grid + s * tan),
+                                         align_corners=True) for s in (eps, -eps)]
+    np.testing.assert_allclose(_np(got), ((f[0] - f[1]) / (2 * eps)).numpy(), rtol=1e-5,
+                               atol=1e-6)

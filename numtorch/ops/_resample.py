@@ -28,7 +28,7 @@ import numpy as np
 from .._device import CPU
 from .._tensor import _make
 from ..autograd.graph import Op
-from ..backend import to_device, xp_of
+from ..backend import is_device_array, to_device, xp_of
 from . import resample_tables as _tables
 from .join import stack
 
@@ -467,6 +467,10 @@ def grid_taps(input, coords, sizes, mode, padding_mode, align_corners):
     n, c = input.shape[:2]
     points = coords[0].shape[1]
     xp = xp_of(input._array)
+    # no gradient to the grid (augmentation, a fixed warp): bilinear weights as arrays, by the
+    # same float operations, without a graph node each
+    plain = mode == "bilinear" and not any(cd.requires_grad for cd in coords) and \
+        _plain_arrays(coords)
     taps = []  # per dim: the (integer position array, weight Tensor) of each tap
     for coord in coords:
         if mode == "bicubic":
@@ -483,7 +487,7 @@ def grid_taps(input, coords, sizes, mode, padding_mode, align_corners):
             taps.append([(r._array.astype(np.int64), r * 0 + 1)])
         else:
             base = coord.detach().floor()
-            frac = coord - base
+            frac = coord._array - base._array if plain else coord - base
             b = base._array.astype(np.int64)
             taps.append([(b, 1 - frac), (b + 1, frac)])
     index, weights = [], []
@@ -498,13 +502,26 @@ def grid_taps(input, coords, sizes, mode, padding_mode, align_corners):
         # a product with the mask, as torch: taps outside the input contribute 0, but a NaN or
         # infinite weight (from a non-finite grid point) makes the output NaN (nearest
         # sampling has no weights to speak of: 0 there)
+        if plain:
+            weights.append(w * ok.astype(w.dtype))
+            continue
         weights.append(w.where(_make(ok), 0.0) if mode == "nearest" else
                        w * _make(ok.astype(w._array.dtype)))
     k = len(index)
-    weight = stack(weights, 1)  # (N, taps, P)
+    weight = _make(xp.stack(weights, 1)) if plain else stack(weights, 1)  # (N, taps, P)
     idx = xp.concatenate(index, axis=1).reshape(n, k * points)
     vals = tap_gather(input, idx)
     return (vals.reshape(n, c, k, points) * weight.unsqueeze(1)).sum(2)
+
+
+def _plain_arrays(coords):
+    """Whether ``coords`` are host or device float32/float64 arrays outside forward AD (no
+    tangent to carry, no vmap stand-in)."""
+    from ..autograd import forward_ad
+
+    a = coords[0]._array
+    return forward_ad._state["level"] is None and a.dtype in (np.float32, np.float64) and \
+        (type(a) is np.ndarray or is_device_array(a))
 
 
 def _product(taps):
