@@ -455,3 +455,31 @@ def test_index_reduce_bool(reduce, include_self):
         return out, x
 
     same(run, warns=True)
+
+
+@pytest.mark.parametrize("case", ["bad_reduce", "bad_dim", "bad_index", "bad_dtype"])
+def test_scatter_reduce_deprecation_warns_before_checks(case):
+    """torch warns about reduce= with a Tensor src before it checks anything (in a fresh
+    process: the warning is once per process); the errors are torch's."""
+    import warnings
+
+    from numtorch import _warn_once
+
+    call = {
+        "bad_reduce": lambda t: t.zeros(2, 3).scatter(1, t.tensor([[0]]), t.ones(1, 1),
+                                                      reduce="foo"),
+        "bad_dim": lambda t: t.zeros(2, 3).scatter(5, t.tensor([[0]]), t.ones(1, 1),
+                                                   reduce="add"),
+        "bad_index": lambda t: t.zeros(2, 3).scatter(1, t.tensor([[5]]), t.ones(1, 1),
+                                                     reduce="add"),
+        "bad_dtype": lambda t: t.zeros(2, 3).scatter_(1, t.tensor([[0]]),
+                                                      t.ones(1, 1, dtype=t.float64),
+                                                      reduce="multiply"),
+    }[case]
+    same(call)
+    _warn_once._DONE.discard("scatter_reduce_src")
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        with pytest.raises((RuntimeError, IndexError)):
+            call(numtorch)
+    assert [str(x.message)[:36] for x in w] == ["The reduce argument of torch.scatter"]

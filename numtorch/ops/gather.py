@@ -266,6 +266,13 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
         raise TypeError("scatter() missing 1 required positional argument: 'src' or 'value'")
     if src is None:
         src = value
+    if reduce is not None and isinstance(src, Tensor):  # (torch warns before any check)
+        from .._warn_once import warn_once
+
+        warn_once("scatter_reduce_src", "The reduce argument of torch.scatter with Tensor "
+                  "src is deprecated and will be removed in a future PyTorch release. Use "
+                  "torch.scatter_reduce instead for more reduction options.", UserWarning,
+                  stacklevel=user_stacklevel())
     if reduce is not None and reduce not in ("add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
     d = canonical_dim(dim, input._array.ndim)
@@ -273,13 +280,6 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
     if isinstance(src, Tensor):
         if src.dtype is not input.dtype:
             raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-        if reduce is not None:
-            from .._warn_once import warn_once
-
-            warn_once("scatter_reduce_src", "The reduce argument of torch.scatter with Tensor "
-                      "src is deprecated and will be removed in a future PyTorch release. Use "
-                      "torch.scatter_reduce instead for more reduction options.", UserWarning,
-                      stacklevel=user_stacklevel())
     else:
         src = number_as(src, input.dtype)
     return _out(Scatter.apply(input, index, src, dim=d, reduce=reduce), out, exact=OUT_DTYPE)
