@@ -231,6 +231,11 @@ def linalg_raises():
     return cupyx.errstate(linalg="raise")
 
 
+def take_in_range(a, index, axis, out):
+    """``a.take(index, axis)`` written into ``out``, for indices already in range."""
+    return cp.take(a, index, axis=axis, out=out)
+
+
 def scatter_add(target, index, values):
     """target[index] += values, accumulating repeated indices (in place). ``cupy.add.at``:
     CuPy 14 deprecates ``cupyx.scatter_add``/``ndarray.scatter_add`` with a warning."""

@@ -48,6 +48,13 @@ def scatter_add(target, index, values):
     np.add.at(target, index, values)
 
 
+def take_in_range(a, index, axis, out):
+    """``a.take(index, axis)`` written into ``out``, for indices already in range: NumPy's
+    default mode checks every index and buffers ``out`` for it (8 x (16, 1024) -> 4096 taps
+    of grid_sample: 0.46 -> 0.25 ms); 'wrap' leaves in-range indices as they are."""
+    return np.take(a, index, axis=axis, out=out, mode="wrap")
+
+
 def write_last_wins(target, index, values):
     """``target[index] = values``, a memory element written more than once keeping the last
     value (NumPy's order already; the CuPy helper has to arrange it)."""
