@@ -309,6 +309,23 @@ def _trace_run_facts(lib):
     facts.append(_outcome(lambda: _quiet(lambda: lib.jit.trace(lambda a: (a, {"k": a}), (x,)))))
     relaxed = _quiet(lambda: lib.jit.trace(lambda a: {"k": a}, (x,), strict=False))
     facts.append(sorted(relaxed(x)))
+
+    class TwoMethods(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.bn = lib.nn.BatchNorm1d(2)
+
+        def forward(self, a):
+            return self.bn(a)
+
+        def other(self, a):
+            return self.bn(a * 2)
+
+    for kw in ({}, {"check_trace": False}):
+        m = TwoMethods()
+        t = _quiet(lambda m=m, kw=kw: lib.jit.trace_module(m, {"forward": x, "other": (x,)},
+                                                           **kw))
+        facts += [m.bn.num_batches_tracked.item(), type(t).__name__]
     return facts
 
 

@@ -60,41 +60,57 @@ def _has_dict(out):
     return False
 
 
-def _run_as_tracing(func, example_inputs, args, kwargs):
-    """Call ``func`` on the example inputs as often as torch's trace does.
+def _call_args(example, kwargs=None):
+    if builtins.isinstance(example, dict) and kwargs is None:
+        return (), example
+    args = example if builtins.isinstance(example, tuple) else (
+        () if example is None else (example,))
+    return args, dict(kwargs or {})
 
-    Torch runs the Python code once to record it and then, for each set of check inputs
-    (the example inputs unless ``check_inputs`` is given, none with ``check_trace=False``),
-    records it again, runs both recordings and runs the Python code once more: 1 + 4 calls
-    per check. Their effects on the module's state (batch-norm statistics in training mode)
-    are torch's; a dict in the output is refused unless ``strict=False``.
+
+def _run_as_tracing(methods, args, kwargs):
+    """Call each of ``methods`` (name -> (callable, example call)) on its example inputs as
+    often, and in the order, torch's trace does.
+
+    Torch runs each method's Python code once to record it. Then, for each method and each
+    set of check inputs (the example inputs unless ``check_inputs`` is given; none with
+    ``check_trace=False``), it records every method again, runs the method's two recordings
+    and its Python code once more. Their effects on the module's state (batch-norm statistics
+    in training mode) are torch's; a dict in an output is refused unless ``strict=False``.
     """
     opts = dict(zip(_TRACE_PARAMS, args))
     opts.update((k, v) for k, v in kwargs.items() if k in _TRACE_PARAMS)
-    kw_inputs = kwargs.get("example_kwarg_inputs")
-    if example_inputs is None and kw_inputs is None:
-        return
-    if builtins.isinstance(example_inputs, tuple):
-        call_args = example_inputs
-    else:
-        call_args = () if example_inputs is None else (example_inputs,)
-    call_kwargs = dict(kw_inputs or {})
-    out = func(*call_args, **call_kwargs)
-    if opts.get("strict", True) and _has_dict(out):
-        raise RuntimeError(_DICT_OUTPUT)
+    for fn, (call_args, call_kwargs) in methods.values():
+        out = fn(*call_args, **call_kwargs)
+        if opts.get("strict", True) and _has_dict(out):
+            raise RuntimeError(_DICT_OUTPUT)
     if not opts.get("check_trace", True):
         return
     checks = opts.get("check_inputs")
-    for check in checks if checks is not None else [None]:
-        if check is None:
-            each_args, each_kwargs = call_args, call_kwargs
-        elif builtins.isinstance(check, dict):
-            each_args, each_kwargs = (), check
-        else:
-            each_args = check if builtins.isinstance(check, tuple) else (check,)
-            each_kwargs = {}
-        for _ in range(4):
-            func(*each_args, **each_kwargs)
+    if checks is None:
+        checks = [None]
+    for name, (fn, example) in methods.items():
+        for check in checks:
+            if check is None:
+                calls = {k: e for k, (_, e) in methods.items()}
+            elif len(methods) == 1 and not builtins.isinstance(check, dict):
+                calls = {name: _call_args(check)}
+            else:  # trace_module's check sets: one example per method
+                calls = {k: _call_args(v) for k, v in check.items()}
+            for k, (c_args, c_kwargs) in calls.items():
+                methods[k][0](*c_args, **c_kwargs)
+            c_args, c_kwargs = calls[name]
+            for _ in range(3):
+                fn(*c_args, **c_kwargs)
+
+
+def _traced_call(func, example_inputs, kwargs):
+    kw_inputs = kwargs.get("example_kwarg_inputs")
+    if example_inputs is None and kw_inputs is None:
+        return {}
+    if builtins.isinstance(example_inputs, dict):  # (torch takes a dict as one input)
+        example_inputs = (example_inputs,)
+    return {"forward": (func, _call_args(example_inputs, kw_inputs or {}))}
 
 
 def trace(func, example_inputs=None, *args, **kwargs):
@@ -113,19 +129,24 @@ def trace(func, example_inputs=None, *args, **kwargs):
     if module:
         if builtins.isinstance(func, ScriptModule):
             return func
-        _run_as_tracing(func, example_inputs, args, kwargs)
+        _run_as_tracing(_traced_call(func, example_inputs, kwargs), args, kwargs)
         return _trace_module(func)
     if builtins.isinstance(func, ScriptFunction):
         return func
-    _run_as_tracing(func, example_inputs, args, kwargs)
+    _run_as_tracing(_traced_call(func, example_inputs, kwargs), args, kwargs)
     return ScriptFunction(func, f"__torch__.{getattr(func, '__name__', 'fn')}")
 
 
 def trace_module(mod, inputs, *args, **kwargs):
-    """The traced copy of ``mod`` (see :func:`trace`)."""
+    """The traced copy of ``mod``; each method named in ``inputs`` runs on its example inputs
+    as :func:`trace` runs ``forward``."""
     _deprecated("trace_method")
     _deprecated("trace_method")
-    return mod if builtins.isinstance(mod, ScriptModule) else _trace_module(mod)
+    if builtins.isinstance(mod, ScriptModule):
+        return mod
+    _run_as_tracing({name: (getattr(mod, name), _call_args(example))
+                     for name, example in inputs.items()}, args, kwargs)
+    return _trace_module(mod)
 
 
 def _need_script(mod, what):
