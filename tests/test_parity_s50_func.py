@@ -250,3 +250,34 @@ def test_autograd_functional_inside_func_grad():
 
     for name in ("jacobian", "vjp", "hessian", "closure_input"):
         _check(lambda lib, name=name: run(lib, name))
+
+
+# -- a custom Function's vmap staticmethod runs outside the vmap level (random ops draw once) -
+def test_custom_function_vmap_rule_runs_outside_the_level():
+    def run(lib, mode, nested):
+        class Noisy(lib.autograd.Function):
+            @staticmethod
+            def forward(x):
+                return x + lib.rand(x.shape)
+
+            @staticmethod
+            def setup_context(ctx, inputs, output):
+                pass
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+            @staticmethod
+            def vmap(info, in_dims, x):
+                return x + lib.rand(x.shape), 0
+
+        lib.manual_seed(0)
+        f = lib.func.vmap(Noisy.apply, randomness=mode)
+        if nested:
+            return lib.func.vmap(f, randomness=mode)(lib.zeros(2, 3, 2)), lib.rand(2)
+        return f(lib.zeros(3, 2)), lib.rand(2)
+
+    for mode in ("error", "different", "same"):
+        for nested in (False, True):
+            _check(lambda lib, mode=mode, nested=nested: run(lib, mode, nested))

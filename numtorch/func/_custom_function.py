@@ -63,7 +63,8 @@ def _forward_by_vmap_rule(cls, args, kwargs):
     level = next(v for v in B.active_levels() if v.id == inner)
     in_dims = tuple(0 if B.is_batched(a) and inner in a._levels else None for a in args)
     lowered = [B.lower(a, (inner,)) if d == 0 else a for a, d in zip(args, in_dims)]
-    result = cls.vmap(VmapInfo(level.size, level.randomness), in_dims, *lowered, **kwargs)
+    result = _run_rule_outside(level, lambda: cls.vmap(
+        VmapInfo(level.size, level.randomness), in_dims, *lowered, **kwargs))
     if not isinstance(result, tuple):
         raise RuntimeError(_TWO_RETURNS + f"Got a {type(result)} instead")  # noqa: TRY004
     if len(result) != 2:
@@ -84,6 +85,25 @@ def _forward_by_vmap_rule(cls, args, kwargs):
                              f"{type(o)}. Did you mean to set out_dims= to None for output?")
         moved.append(o if d is None else _move_in(o, d, level))
     return tree_unflatten(moved, spec)
+
+
+def _run_rule_outside(level, run):
+    """Run a vmap staticmethod as torch does: with ``level`` and the levels inside it left
+    for the call (its ops, random draws included, act on the lowered tensors as plain ones;
+    torch.rand there draws once, whatever the randomness flag), then entered again."""
+    from ._vmap import _enter, _exit
+
+    active = B.active_levels()
+    inner = active[active.index(level):]
+    kinds = list(_func_transforms.KINDS)
+    for lv in reversed(inner):
+        _exit(lv)
+    try:
+        return run()
+    finally:
+        for lv in inner:
+            _enter(lv)
+        _func_transforms.KINDS[:] = kinds
 
 
 _TWO_RETURNS = ("Expected the vmap staticmethod to have two returns, an output and out_dims with "
