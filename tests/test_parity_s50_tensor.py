@@ -483,3 +483,25 @@ def test_scatter_reduce_deprecation_warns_before_checks(case):
         with pytest.raises((RuntimeError, IndexError)):
             call(numtorch)
     assert [str(x.message)[:36] for x in w] == ["The reduce argument of torch.scatter"]
+
+
+_TRAPEZOID_RANKS = {
+    "x_2d_y_1d": lambda t, y, x: t.trapezoid(y[0, 0], x[0]),
+    "x_2d_y_1d_cumulative": lambda t, y, x: t.cumulative_trapezoid(y[0, 0], x=x[0]),
+    "x_1row_y_3d_dim2": lambda t, y, x: t.trapezoid(y, x[:1], dim=2),
+    "x_1row_y_3d_dim0": lambda t, y, x: t.trapezoid(y, x[:1], dim=0),
+    "x_1row_y_3d_cumulative": lambda t, y, x: t.cumulative_trapezoid(y, x[:1], dim=-1),
+    "x_3d_y_2d_dim0": lambda t, y, x: t.trapezoid(y[0], x[:1, :, None], dim=0),
+    "same_rank": lambda t, y, x: t.trapezoid(y[0], x, dim=1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_TRAPEZOID_RANKS))
+def test_trapezoid_sample_points_of_another_rank(name):
+    def run(t):
+        y = t.tensor([[[1.0, 2.0], [3.0, 5.0]]], requires_grad=True)
+        x = t.tensor([[0.0, 1.0], [0.0, 2.0]], requires_grad=True)
+        r = _TRAPEZOID_RANKS[name](t, y, x)
+        return r, t.autograd.grad(r.sum(), (y, x), allow_unused=True)
+
+    same(run)

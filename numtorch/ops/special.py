@@ -422,8 +422,9 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
             shape[d] = n - 1
             widths = (x[1:] - x[:-1]).reshape(shape)
         else:
-            xd = canonical_dim(dim, x.ndim)
-            widths = x.narrow(xd, 1, n - 1) - x.narrow(xd, 0, n - 1)
+            from .statistics_extra import _diff_along
+
+            widths = _diff_along(x, d, y.ndim)
         # torch's nodes: a division/multiplication by a Python scalar (its Backward1 form)
         return rename_node((pair * widths).sum(d) / 2, "DivBackward1")
     # evenly spaced: torch's rounding, (sum - (first + last) / 2) * dx

@@ -320,9 +320,18 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
         shape[d] = m
         widths = (x[1:] - x[:-1]).reshape(shape)
     else:
-        xd = canonical_dim(dim, x._array.ndim)
-        widths = x.narrow(xd, 1, m) - x.narrow(xd, 0, m)
+        widths = _diff_along(x, d, y._array.ndim)
     return (pair * widths / 2).cumsum(d)
+
+
+def _diff_along(x, d, ndim):
+    """``x.diff(dim=d)`` for trapezoid's sample points of another rank than ``y`` (``ndim``):
+    torch takes ``y``'s dim also for such an ``x`` (left-padded with size-1 dims when it has
+    fewer), then broadcasts the widths against ``y``'s pairs."""
+    if x.ndim < ndim:
+        x = x.reshape((1,) * (ndim - x.ndim) + tuple(x.shape))
+    k = max(x.shape[d] - 1, 0)
+    return x.narrow(d, 1, k) - x.narrow(d, 0, k)
 
 
 def isin(elements, test_elements, *, assume_unique=False, invert=False, out=None):
