@@ -72,25 +72,24 @@ def _run_as_tracing(methods, args, kwargs):
     """Call each of ``methods`` (name -> (callable, example call)) on its example inputs as
     often, and in the order, torch's trace does.
 
-    Torch runs each method's Python code once to record it. Then, for each method and each
+    Torch runs each method's Python code once to record it and checks it at once: for each
     set of check inputs (the example inputs unless ``check_inputs`` is given; none with
-    ``check_trace=False``), it records every method again, runs the method's two recordings
-    and its Python code once more. Their effects on the module's state (batch-norm statistics
+    ``check_trace=False``) it records every method again, then runs the method's two
+    recordings and its Python code once more. Their effects on the module's state (batch-norm statistics
     in training mode) are torch's; a dict in an output is refused unless ``strict=False``.
     """
     opts = dict(zip(_TRACE_PARAMS, args))
     opts.update((k, v) for k, v in kwargs.items() if k in _TRACE_PARAMS)
-    for fn, (call_args, call_kwargs) in methods.values():
-        out = fn(*call_args, **call_kwargs)
-        if opts.get("strict", True) and _has_dict(out):
-            raise RuntimeError(_DICT_OUTPUT)
-    if not opts.get("check_trace", True):
-        return
     checks = opts.get("check_inputs")
     if checks is None:
         checks = [None]
-    for name, (fn, example) in methods.items():
-        for check in checks:
+    for name, (fn, (call_args, call_kwargs)) in methods.items():
+        out = fn(*call_args, **call_kwargs)
+        if opts.get("strict", True) and _has_dict(out):
+            raise RuntimeError(_DICT_OUTPUT)
+        if not opts.get("check_trace", True):
+            continue
+        for check in checks:  # each method is checked right after it is recorded
             if check is None:
                 calls = {k: e for k, (_, e) in methods.items()}
             elif len(methods) == 1 and not builtins.isinstance(check, dict):
