@@ -118,3 +118,35 @@ def test_custom_op_fake_context_and_triton_op_match_torch():
 
     ns = "s50lead_" + uuid.uuid4().hex[:8]
     assert _library_story(nt, ns) == _library_story(real, ns)
+
+
+def _pre_hook(module, state_dict, prefix, *rest):
+    state_dict[prefix + "bias"] = state_dict[prefix + "bias"] * 0 + 7
+
+
+def _post_hook(module, state_dict, prefix, local_metadata):
+    state_dict[prefix + "extra"] = prefix
+
+
+@pytest.mark.parametrize("which", ["pre", "post", "both"])
+def test_modules_with_state_dict_hooks_pickle_as_in_torch(which):
+    """torch.save(model) of a module carrying state_dict hooks (the hooks must pickle: numtorch
+    wrapped them in closures, 'Can't pickle local object')."""
+    import io
+
+    def story(lib):
+        lib.manual_seed(0)
+        m = lib.nn.Linear(2, 2)
+        if which in ("pre", "both"):
+            m.register_load_state_dict_pre_hook(_pre_hook)
+        if which in ("post", "both"):
+            m.register_state_dict_post_hook(_post_hook)
+        buf = io.BytesIO()
+        lib.save(m, buf)
+        buf.seek(0)
+        back = lib.load(buf, weights_only=False)
+        back.load_state_dict({"weight": lib.ones(2, 2), "bias": lib.zeros(2)}, strict=False)
+        sd = back.state_dict()
+        return sorted(sd), back.bias.tolist(), len(back._load_state_dict_pre_hooks)
+
+    assert story(nt) == story(real)

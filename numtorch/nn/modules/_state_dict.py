@@ -197,16 +197,12 @@ class _StateDictMixin:
     def register_state_dict_post_hook(self, hook):
         """Run ``hook(module, state_dict, prefix, local_metadata)`` after ``state_dict``; it
         must modify the dict in place and return None."""
-        def checked(*args):
-            return hook(*args)
-
-        checked._from_public_api = True  # its result must be None (checked in state_dict)
-        return _hooks.add_hook(self._state_dict_hooks, checked, False)
+        # its result must be None (checked in state_dict)
+        return _hooks.add_hook(self._state_dict_hooks, _PublicHook(hook), False)
 
     def _register_load_state_dict_pre_hook(self, hook, with_module=False):
         if with_module:
-            module, fn = self, hook
-            hook = lambda *a: fn(module, *a)  # noqa: E731 - bound first argument
+            hook = _WithModule(hook, self)
         return _hooks.add_hook(self._load_state_dict_pre_hooks, hook, False)
 
     def register_load_state_dict_pre_hook(self, hook):
@@ -218,6 +214,30 @@ class _StateDictMixin:
         """Run ``hook(module, incompatible_keys)`` after loading; it may edit the key lists
         in place (and must return None)."""
         return _hooks.add_hook(self._load_state_dict_post_hooks, hook, False)
+
+
+class _PublicHook:
+    """A state_dict post hook registered through the public method (its result is checked).
+    A class, not a closure, so that a module holding it still pickles (``torch.save(model)``)."""
+
+    _from_public_api = True
+
+    def __init__(self, hook):
+        self.hook = hook
+
+    def __call__(self, *args):
+        return self.hook(*args)
+
+
+class _WithModule:
+    """A hook called with its module first (``register_load_state_dict_pre_hook``); picklable
+    for the same reason as :class:`_PublicHook`."""
+
+    def __init__(self, hook, module):
+        self.hook, self.module = hook, module
+
+    def __call__(self, *args):
+        return self.hook(self.module, *args)
 
 
 def _load_one(module, name, param, key, value, assign, error_msgs):
