@@ -505,3 +505,22 @@ def test_trapezoid_sample_points_of_another_rank(name):
         return r, t.autograd.grad(r.sum(), (y, x), allow_unused=True)
 
     same(run)
+
+
+_COV_WEIGHTS = {
+    "aweights_zero": {"aweights": [0.0, 0.0, 0.0]},
+    "fweights_zero": {"fweights": [0, 0, 0]},
+    "both_zero_product": {"fweights": [1, 0, 0], "aweights": [0.0, 1.0, 1.0]},
+    "aweights_nan": {"aweights": [float("nan"), 1.0, 1.0]},
+    "aweights_inf": {"aweights": [float("inf"), 1.0, 1.0]},
+    "fweights_one_left": {"fweights": [1, 0, 0], "aweights": [1.0, 1.0, 1.0]},
+}
+
+
+@pytest.mark.parametrize("name", sorted(_COV_WEIGHTS))
+def test_cov_weight_checks(name):
+    def run(t):
+        kw = {k: t.tensor(v) for k, v in _COV_WEIGHTS[name].items()}
+        return t.cov(t.tensor([[1.0, 2.0, 4.0], [3.0, 1.0, 0.0]]), **kw)
+
+    same(run, warns=True)

@@ -373,7 +373,7 @@ def _check_weights(name, w, n_obs, kind_ok, kind_name):
     if w._array.size != n_obs:
         raise RuntimeError(f"cov(): expected {name} to have the same numel as there are "
                            f"observations in the input but got {w._array.size} != {n_obs}")
-    if w._array.size and (w._array < 0).any():
+    if w._array.size and not (w._array >= 0).all():  # (NaN fails torch's check too)
         raise RuntimeError(f"cov(): {name} cannot be negative")
 
 
@@ -420,6 +420,8 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
         norm = n_obs - correction
     else:
         w_sum = w.sum()
+        if float(w_sum._array) == 0:  # (torch checks this on the host too)
+            raise RuntimeError("cov(): weights sum to zero, can't be normalized")
         avg = (x * w).sum(1) / w_sum
         if aweights is None:
             norm = w_sum - correction
