@@ -275,3 +275,32 @@ def _ckpt_under_hooks(lib, kind):
 def test_checkpoint_arguments_go_through_outer_saved_tensors_hooks():
     for kind in ("log", "altered"):
         _check(lambda lib, kind=kind: _ckpt_under_hooks(lib, kind))
+
+
+# -- forward AD's make_dual/unpack_dual on batched tensors inside vmap are refused ------------
+def test_forward_ad_dual_ops_refused_on_batched_tensors():
+    def run(lib, case):
+        fwAD = lib.autograd.forward_ad
+
+        def make(p, t):
+            with fwAD.dual_level():
+                d = fwAD.make_dual(p, t)
+                return fwAD.unpack_dual(d.sin() * d).tangent
+
+        def unpack(p):  # (numtorch gave zeros here)
+            with fwAD.dual_level():
+                d = fwAD.make_dual(lib.ones(3), lib.ones(3))
+                return fwAD.unpack_dual(d.sin() * p).tangent
+
+        def plain(p):  # unpacked before meeting the batched tensor: works in both
+            with fwAD.dual_level():
+                d = fwAD.make_dual(lib.ones(3), lib.ones(3))
+                return fwAD.unpack_dual(d.sin()).tangent * p
+
+        vmap = lib.func.vmap
+        if case == "make":
+            return vmap(make)(lib.ones(2, 3), lib.eye(3)[:2])
+        return vmap(unpack if case == "unpack" else plain)(lib.ones(2, 3))
+
+    for case in ("make", "unpack", "plain"):
+        _check(lambda lib, case=case: run(lib, case))

@@ -399,6 +399,9 @@ def make_dual(tensor, tangent, *, level=None):
                            f"that of the original Tensor, this is not supported. Tensor is of "
                            f"size {list(tensor.shape)} while the given forward gradient is of "
                            f"size {got}.")
+    if hasattr(tensor, "_bt") or hasattr(tangent, "_bt"):  # a BatchedTensor: inside vmap
+        raise RuntimeError("Batching rule not implemented for aten::_make_dual; the fallback "
+                           "path doesn't work on out= or view ops.")
     if _tangent(tensor) is not None:
         raise RuntimeError(f"Making a dual Tensor based on a Tensor that already has a forward "
                            f"gradient at the same level {_state['level']} is not supported.")
@@ -420,6 +423,9 @@ def unpack_dual(tensor, *, level=None):
     if _state["level"] is not None and not isinstance(tensor, graph.Tensor):
         raise TypeError(f"_unpack_dual(): argument 'dual' (position 1) must be Tensor, not "
                         f"{type(tensor).__name__}")
+    if _state["level"] is not None and hasattr(tensor, "_bt"):  # a BatchedTensor (vmap)
+        raise RuntimeError("Batching rule not implemented for aten::_unpack_dual; the fallback "
+                           "path doesn't work on out= or view ops.")
     tangent = _tangent(tensor) if _state["level"] is not None else None
     if tangent is None:
         return UnpackedDualTensor(tensor, None)
