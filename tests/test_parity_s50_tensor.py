@@ -524,3 +524,18 @@ def test_cov_weight_checks(name):
         return t.cov(t.tensor([[1.0, 2.0, 4.0], [3.0, 1.0, 0.0]]), **kw)
 
     same(run, warns=True)
+
+
+def test_copysign_gradient_joins_the_graph():
+    inf, nan = float("inf"), float("nan")
+
+    def run(t):
+        x = t.tensor([0.5, -1.0, 2.0, 0.0, -0.0, inf, nan], dtype=t.float64, requires_grad=True)
+        s = t.tensor([0.5, 2.0, -1.0, -3.0, 1.0, -1.0, 2.0], dtype=t.float64,
+                     requires_grad=True)
+        y = t.copysign(x, s)
+        g = t.arange(1.0, 8.0, dtype=t.float64)
+        gx, gs = t.autograd.grad(y, (x, s), g, create_graph=True)
+        return y, gx, gs, t.autograd.grad((gx * g).sum(), (x, s), allow_unused=True)
+
+    same(run)

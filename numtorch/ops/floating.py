@@ -43,13 +43,18 @@ class Copysign(Op):
         except ValueError as e:
             _broadcast_error(e, a, b)
         if self._recording and self.needs_input_grad[0]:
-            # the ratio is +-1 (NaN where a is NaN or infinite, as torch's y / a gives)
-            self.save(ratio=keep_dtype.where(xp, a == 0, y.dtype.type(0), y / a))
+            self.save_inputs(a, b)
+            self.save_output(y)
         return y
 
     def backward(self, grad):
         na, nb = self.needs_input_grad
-        ga = grad * _make(self.saved("ratio")) if na else None
+        ga = None
+        if na:
+            # grad * y / a, 0 at a == 0 (NaN where a is NaN or infinite), written with the
+            # saved tensors as torch's formula is, so it joins the graph under create_graph
+            a, _ = self.saved_inputs()
+            ga = where(a == 0, 0.0, grad * (self.saved_output() / a))
         return ga, (_zeros_like(grad) if nb else None)
 
 
