@@ -1523,31 +1523,32 @@ class _TensorMath:
         return _nt.ops.inner(self, other)
 
     # -- linear algebra (ops/decomp.py, linsolve.py, products.py, lapack_legacy.py) ------------
-    def baddbmm(self, *args, beta=1, alpha=1):
-        return _nt.ops.baddbmm(self, *args, beta=beta, alpha=alpha)
+    def baddbmm(self, *args, beta=1, alpha=1, **named):
+        return _nt.ops.baddbmm(self, *args, beta=beta, alpha=alpha, **named)
 
-    def baddbmm_(self, *args, beta=1, alpha=1):
-        if len(args) == 2:
-            _inplace_product_shape(self, args[0], args[1], 3)
-        return _inplace(self, _nt.ops.baddbmm, *args, beta=beta, alpha=alpha)
+    def baddbmm_(self, *args, beta=1, alpha=1, **named):
+        both = list(args) + [named[k] for k in ("batch1", "batch2")[len(args):] if k in named]
+        if len(both) == 2 == len(args) + len(named):
+            _inplace_product_shape(self, both[0], both[1], 3)
+        return _inplace(self, _nt.ops.baddbmm, *args, beta=beta, alpha=alpha, **named)
 
-    def addbmm(self, *args, beta=1, alpha=1):
-        return _nt.ops.addbmm(self, *args, beta=beta, alpha=alpha)
+    def addbmm(self, *args, beta=1, alpha=1, **named):
+        return _nt.ops.addbmm(self, *args, beta=beta, alpha=alpha, **named)
 
-    def addbmm_(self, *args, beta=1, alpha=1):
-        return _inplace(self, _nt.ops.addbmm, *args, beta=beta, alpha=alpha)
+    def addbmm_(self, *args, beta=1, alpha=1, **named):
+        return _inplace(self, _nt.ops.addbmm, *args, beta=beta, alpha=alpha, **named)
 
-    def addmv(self, *args, beta=1, alpha=1):
-        return _nt.ops.addmv(self, *args, beta=beta, alpha=alpha)
+    def addmv(self, *args, beta=1, alpha=1, **named):
+        return _nt.ops.addmv(self, *args, beta=beta, alpha=alpha, **named)
 
-    def addmv_(self, *args, beta=1, alpha=1):
-        return _inplace(self, _nt.ops.addmv, *args, beta=beta, alpha=alpha)
+    def addmv_(self, *args, beta=1, alpha=1, **named):
+        return _inplace(self, _nt.ops.addmv, *args, beta=beta, alpha=alpha, **named)
 
-    def addr(self, *args, beta=1, alpha=1):
-        return _nt.ops.addr(self, *args, beta=beta, alpha=alpha)
+    def addr(self, *args, beta=1, alpha=1, **named):
+        return _nt.ops.addr(self, *args, beta=beta, alpha=alpha, **named)
 
-    def addr_(self, *args, beta=1, alpha=1):
-        return _inplace(self, _nt.ops.addr, *args, beta=beta, alpha=alpha)
+    def addr_(self, *args, beta=1, alpha=1, **named):
+        return _inplace(self, _nt.ops.addr, *args, beta=beta, alpha=alpha, **named)
 
     def kron(self, other):
         return _nt.ops.kron(self, other)

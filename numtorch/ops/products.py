@@ -133,7 +133,7 @@ def _need(fn, *pairs):
             raise TypeError(f"{fn}(): argument '{name}' must be Tensor, not {type(t).__name__}")
 
 
-def baddbmm(input, *args, beta=1, alpha=1, out=None):
+def baddbmm(input, *args, beta=1, alpha=1, out=None, **named):
     """Return ``beta * input + alpha * (batch1 @ batch2)`` for 3-D batches.
 
     Args:
@@ -149,7 +149,7 @@ def baddbmm(input, *args, beta=1, alpha=1, out=None):
         <BLANKLINE>
                 [[3.]]])
     """
-    (input, batch1, batch2), beta, alpha = _args3("baddbmm", input, args, beta, alpha)
+    (input, batch1, batch2), beta, alpha = _args3("baddbmm", input, args, beta, alpha, named)
     hook = _graph._hook
     if hook is not None and getattr(hook, "count_call", None) is not None:  # FlopCounterMode
         return hook.count_call("baddbmm", baddbmm, (input, batch1, batch2),
@@ -172,8 +172,26 @@ def _cname(t):
         t.dtype.name, t.dtype.name)
 
 
-def _args3(fn, input, args, beta, alpha):
-    """(input, t1, t2), beta, alpha from the modern or the deprecated positional form."""
+_ARG_NAMES = {"baddbmm": ("batch1", "batch2"), "addbmm": ("batch1", "batch2"),
+              "addmv": ("mat", "vec"), "addr": ("vec1", "vec2")}
+
+
+def _args3(fn, input, args, beta, alpha, named=None):
+    """(input, t1, t2), beta, alpha from the modern or the deprecated positional form.
+
+    ``named`` holds the two tensors passed by keyword (``batch1=``, ``mat=``, ``vec1=`` ...).
+    """
+    if named:
+        names = _ARG_NAMES[fn]
+        for key in named:
+            if key not in names:
+                raise TypeError(f"{fn}() got an unexpected keyword argument '{key}'")
+        args = tuple(args)
+        for name in names[len(args):]:
+            if name in named:
+                args += (named.pop(name),)
+        if named:
+            raise TypeError(f"{fn}() got multiple values for argument '{next(iter(named))}'")
     allargs = (input,) + tuple(args)
     tensors, b, a = _legacy_scalars(fn, allargs, 3)
     if b is not None:
@@ -184,7 +202,7 @@ def _args3(fn, input, args, beta, alpha):
     return tensors, beta, alpha
 
 
-def addbmm(input, *args, beta=1, alpha=1, out=None):
+def addbmm(input, *args, beta=1, alpha=1, out=None, **named):
     """Return ``beta * input + alpha * sum_i (batch1[i] @ batch2[i])``.
 
     The batch sum runs inside one GEMM: ``batch1`` is laid out as ``(n, b*m)`` and ``batch2``
@@ -194,7 +212,7 @@ def addbmm(input, *args, beta=1, alpha=1, out=None):
         >>> torch.addbmm(torch.zeros(1, 1), torch.ones(2, 1, 3), torch.ones(2, 3, 1))
         tensor([[6.]])
     """
-    (input, batch1, batch2), beta, alpha = _args3("addbmm", input, args, beta, alpha)
+    (input, batch1, batch2), beta, alpha = _args3("addbmm", input, args, beta, alpha, named)
     hook = _graph._hook
     if hook is not None and getattr(hook, "count_call", None) is not None:  # FlopCounterMode
         return hook.count_call("addbmm", addbmm, (input, batch1, batch2),
@@ -228,14 +246,14 @@ def addbmm(input, *args, beta=1, alpha=1, out=None):
     return _out(rename_node(_combine("addbmm", input, prod, beta, alpha), "AddbmmBackward0"), out)
 
 
-def addmv(input, *args, beta=1, alpha=1, out=None):
+def addmv(input, *args, beta=1, alpha=1, out=None, **named):
     """Return ``beta * input + alpha * (mat @ vec)``.
 
     Example:
         >>> torch.addmv(torch.ones(2), torch.ones(2, 3), torch.ones(3), alpha=2)
         tensor([7., 7.])
     """
-    (input, mat, vec), beta, alpha = _args3("addmv", input, args, beta, alpha)
+    (input, mat, vec), beta, alpha = _args3("addmv", input, args, beta, alpha, named)
     if mat._array.ndim != 2 or vec._array.ndim != 1 or input._array.ndim > 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input._array.ndim}, "
                            f"{mat._array.ndim}, {vec._array.ndim}")
@@ -255,7 +273,7 @@ def addmv(input, *args, beta=1, alpha=1, out=None):
     return _out(rename_node(r, "AddmvBackward0"), out, exact=True)
 
 
-def addr(input, *args, beta=1, alpha=1, out=None):
+def addr(input, *args, beta=1, alpha=1, out=None, **named):
     """Return ``beta * input + alpha * outer(vec1, vec2)`` (dtypes promote as for ``*``).
 
     For bool tensors ``beta`` and ``alpha`` act as logical masks.
@@ -265,7 +283,7 @@ def addr(input, *args, beta=1, alpha=1, out=None):
         tensor([[1., 3.],
                 [2., 6.]])
     """
-    (input, vec1, vec2), beta, alpha = _args3("addr", input, args, beta, alpha)
+    (input, vec1, vec2), beta, alpha = _args3("addr", input, args, beta, alpha, named)
     for name, v in (("vec1", vec1), ("vec2", vec2)):
         if v._array.ndim != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got "
