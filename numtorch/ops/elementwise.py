@@ -328,8 +328,8 @@ class Pow(Op):
 def _complex_zero_base(xp, a, b, y, scalar_exponent):
     """torch's complex ``0 ** b`` (exp(b log 0)): inf+nanj for Re(b) < 0, and with an exponent
     tensor NaN for b == 0 (a number exponent 0 gives ones)."""
-    zero = a == 0
-    if not xp.any(zero):
+    zero = xp.asarray(a) == 0  # (a may be a number: the base of 2 ** tensor)
+    if not bool(zero.any()):
         return y
     b = xp.asarray(b)
     y = xp.where(zero & (b.real < 0), y.dtype.type(complex(np.inf, np.nan)), y)
