@@ -59,3 +59,70 @@ def test_baddbmm_unknown_keyword_is_type_error(bad):
         return "no error"
 
     same(fn)
+
+
+# -- 2. torch._higher_order_ops.associative_scan (transformers' Mamba imports it) -------------
+
+def _scan_of(t):
+    from importlib import import_module
+
+    return import_module(f"{t.__name__}._higher_order_ops.associative_scan").associative_scan
+
+
+def _linear_recurrence(a, b):
+    return a[0] * b[0], a[1] * b[0] + b[1]
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+@pytest.mark.parametrize("dim", [1, -2, 0])
+def test_associative_scan_linear_recurrence(reverse, dim):
+    def fn(t):
+        a = t.from_numpy(np.random.default_rng(1).uniform(size=(9, 7, 4)).astype("float32"))
+        b = _t(t, (9, 7, 4), 2)
+        return _scan_of(t)(_linear_recurrence, (a, b), dim, reverse=reverse,
+                           combine_mode="generic")
+
+    same(fn)
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 8])
+def test_associative_scan_sum_and_dict(n):
+    def fn(t):
+        x = _t(t, (3, n), n)
+        scan = _scan_of(t)
+        return (scan(lambda a, b: a + b, x, 1, combine_mode="generic"),
+                scan(lambda a, b: {"p": a["p"] * b["p"]}, {"p": x}, -1, reverse=True,
+                     combine_mode="generic")["p"])
+
+    same(fn)
+
+
+def test_associative_scan_gradients():
+    def fn(t):
+        a = t.from_numpy(np.random.default_rng(1).uniform(size=(2, 6, 3)).astype("float32"))
+        a.requires_grad_()
+        b = _t(t, (2, 6, 3), 2).requires_grad_()
+        _, h = _scan_of(t)(_linear_recurrence, (a, b), 1, combine_mode="generic")
+        h.pow(2).sum().backward()
+        return a.grad, b.grad
+
+    same(fn, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("case", ["dim_range", "mode", "empty", "pointwise_cpu"])
+def test_associative_scan_errors(case):
+    def fn(t):
+        scan = _scan_of(t)
+        x = _t(t, (3, 4), 0)
+        def add(a, b):
+            return a + b
+
+        if case == "dim_range":
+            return scan(add, x, 2, combine_mode="generic")
+        if case == "mode":
+            return scan(add, x, 0, combine_mode="foo")
+        if case == "empty":
+            return scan(add, t.ones(0), 0, combine_mode="generic")
+        return scan(add, x, 0)
+
+    same(fn)
