@@ -4,49 +4,9 @@ compares values, dtypes, shapes and exceptions at test time."""
 
 import warnings
 
-import numpy as np
 import pytest
-import torch
 
-import numtorch
-
-
-def _outcome(lib, fn):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            return "ok", fn(lib)
-        except Exception as e:  # noqa: BLE001 - the exception itself is compared
-            return "err", (type(e).__name__, str(e))
-
-
-def _leaves(x):
-    if isinstance(x, (tuple, list)):
-        return [y for v in x for y in _leaves(v)]
-    if isinstance(x, dict):
-        return [y for k in sorted(x) for y in _leaves(x[k])]
-    return [x]
-
-
-def _check(fn, rtol=1e-5, atol=1e-6, msg=True):
-    kind_t, want = _outcome(torch, fn)
-    kind_n, got = _outcome(numtorch, fn)
-    assert kind_n == kind_t, (want, got)
-    if kind_t == "err":
-        assert got[0] == want[0], (want, got)
-        if msg:
-            assert got == want
-        return
-    lw, lg = _leaves(want), _leaves(got)
-    assert len(lw) == len(lg), (want, got)
-    for w, g in zip(lw, lg):
-        if isinstance(w, torch.Tensor):
-            assert str(g.dtype) == str(w.dtype)
-            assert tuple(g.shape) == tuple(w.shape)
-            np.testing.assert_allclose(np.asarray(g.detach().tolist()),
-                                       np.asarray(w.detach().tolist()), rtol=rtol, atol=atol)
-        else:
-            assert g == w, (want, got)
+from tests._compare_user_code import check as _check
 
 
 # -- custom Function: save_for_forward apart from save_for_backward ---------------------------

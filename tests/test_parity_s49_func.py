@@ -1,49 +1,9 @@
 """Session 49 parity tests of torch.func: each case runs the same user code under real torch
 and under numtorch and compares values, dtypes, shapes and exceptions at test time."""
 
-import warnings
-
-import numpy as np
 import pytest
-import torch
 
-import numtorch
-
-
-def _outcome(lib, fn):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            return "ok", fn(lib)
-        except Exception as e:  # noqa: BLE001 - the exception itself is compared
-            return "err", (type(e).__name__, str(e))
-
-
-def _leaves(x):
-    if isinstance(x, (tuple, list)):
-        return [y for v in x for y in _leaves(v)]
-    if isinstance(x, dict):
-        return [y for k in sorted(x) for y in _leaves(x[k])]
-    return [x]
-
-
-def _check(fn, rtol=1e-5, atol=1e-6):
-    kind_t, want = _outcome(torch, fn)
-    kind_n, got = _outcome(numtorch, fn)
-    assert kind_n == kind_t, (want, got)
-    if kind_t == "err":
-        assert got == want
-        return
-    lw, lg = _leaves(want), _leaves(got)
-    assert len(lw) == len(lg)
-    for w, g in zip(lw, lg):
-        if isinstance(w, torch.Tensor):
-            assert str(g.dtype) == str(w.dtype)
-            assert tuple(g.shape) == tuple(w.shape)
-            np.testing.assert_allclose(np.asarray(g.detach().tolist()),
-                                       np.asarray(w.detach().tolist()), rtol=rtol, atol=atol)
-        else:
-            assert g == w
+from tests._compare_user_code import check as _check
 
 
 # -- custom autograd.Function with a jvp: forward mode uses jvp, not backward -----------------
