@@ -126,3 +126,17 @@ def test_associative_scan_errors(case):
         return scan(add, x, 0)
 
     same(fn)
+
+
+# -- 3. hardsigmoid's gradient (timm's GhostNetV2/MobileNetV3 squeeze-excite gates) ----------
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "bfloat16"])
+def test_hardsigmoid_gradient_bits(dtype):
+    def fn(t):
+        rng = np.random.default_rng(0)
+        x = t.from_numpy(rng.uniform(-4, 4, size=2000)).to(getattr(t, dtype)).requires_grad_()
+        g = t.from_numpy(rng.normal(size=2000) * rng.uniform(0.1, 100, size=2000))
+        t.nn.Hardsigmoid()(x).backward(g.to(getattr(t, dtype)))
+        return x.grad.double()
+
+    same(fn)

@@ -306,11 +306,21 @@ class Hardsigmoid(_Pointwise):
         return HardsigmoidBackward.apply(self.saved_inputs(), grad)
 
 
+_ONE_SIXTH_F32 = np.float32(1.0) / np.float32(6.0)
+
+
 class HardsigmoidBackward(_Pointwise):
-    """g_x = g / 6 for -3 < x < 3, else 0; torch defines no derivative of this op."""
+    """g_x = g / 6 for -3 < x < 3, else 0; torch defines no derivative of this op.
+
+    As torch's kernel, ``g`` is multiplied by the float32 constant ``1/6`` in every dtype
+    (float64 gradients carry that constant's rounding, 16-bit ones round once at the end).
+    """
 
     def kernel(self, xp, x, g):
-        return _keep(xp.abs(x) < 3, g / g.dtype.type(6))
+        r = g * _ONE_SIXTH_F32
+        if r.dtype != g.dtype:
+            r = r.astype(g.dtype)
+        return _keep(xp.abs(x) < 3, r)
 
     def backward(self, gg):
         raise RuntimeError("derivative for aten::hardsigmoid_backward is not implemented")
