@@ -21,7 +21,10 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="POSIX signals")
 def _supervised(run_dir, stopping):
     script = os.path.join(run_dir, "rank.py")
     with open(script, "w") as f:
-        f.write("import os, sys, time\n"
+        # (Python leaves SIGINT ignored when it starts with it ignored, as under a pytest-xdist
+        # worker; a rank started from a terminal has the default KeyboardInterrupt handler)
+        f.write("import os, signal, sys, time\n"
+                "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
                 "open(os.path.join(sys.argv[1], 'started'), 'w').close()\n"
                 "time.sleep(60)\n")
     env = dict(os.environ, NUMTORCH_RUN_DIR=run_dir, PMI_RANK="0", PMI_SIZE="1")
