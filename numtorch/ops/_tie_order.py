@@ -284,9 +284,7 @@ def _introsort_flat(a, perm, first, last, depth, dup):
             first, last, depth = first[keep], last[keep], depth[keep]
             if not first.size:
                 return
-        size = last - first
-        seg = np.repeat(np.arange(first.size), size)
-        pos = np.arange(seg.size) + np.repeat(first - _starts(size), size)
+        seg, pos = _places(first, last)
         # only segments holding two equal keys can change the result
         d = dup[pos]
         key = a[pos[d]]
@@ -298,9 +296,7 @@ def _introsort_flat(a, perm, first, last, depth, dup):
             first, last, depth = first[live], last[live], depth[live]
             if not first.size:
                 return
-            size = last - first
-            seg = np.repeat(np.arange(first.size), size)
-            pos = np.arange(seg.size) + np.repeat(first - _starts(size), size)
+            seg, pos = _places(first, last)
         cut = _partition_level(a, perm, first, last, seg, pos)
         first, last = np.concatenate([cut, first]), np.concatenate([last, cut])
         depth = np.concatenate([depth, depth]) - 1
@@ -312,6 +308,14 @@ def _heap_fallback(a, perm, first, last):
         partial_sort(pairs, 0, e - f, e - f)
         a[f:e] = [p[0] for p in pairs]
         perm[f:e] = [p[1] for p in pairs]
+
+
+def _places(first, last):
+    """For the segments [first, last) of a flat array: each element's segment number and its
+    place in the flat array."""
+    size = last - first
+    seg = np.repeat(np.arange(first.size), size)
+    return seg, np.arange(seg.size) + np.repeat(first - _starts(size), size)
 
 
 def _starts(counts):
