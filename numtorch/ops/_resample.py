@@ -489,29 +489,39 @@ def grid_taps(input, coords, sizes, mode, padding_mode, align_corners):
         else:
             base = coord.detach().floor()
             frac = coord._array - base._array if plain else coord - base
+            if len(sizes) == 3 and not plain and not bool(xp.isfinite(base._array).all()):
+                # (3-D: a non-finite point reads 0 with no gradient to the grid, as in torch)
+                frac = frac.where(_make(xp.isfinite(base._array)), 0.0)
             b = base._array.astype(np.int64)
             taps.append([(b, 1 - frac), (b + 1, frac)])
-    index, weights = [], []
+    index, weights, oks = [], [], []
     for combo in _product(taps):
         flat, ok = _tables.tap_index(xp, [p for p, _ in combo], sizes,
                                      padding_mode if mode == "bicubic" else "zeros",
                                      align_corners)
         index.append(flat)
+        oks.append(ok)
         w = combo[0][1]
         for _, wd in combo[1:]:
             w = w * wd
-        # a product with the mask, as torch: taps outside the input contribute 0, but a NaN or
-        # infinite weight (from a non-finite grid point) makes the output NaN (nearest
-        # sampling has no weights to speak of: 0 there)
+        # 2-D: a product with the mask, as torch: taps outside the input contribute 0, but a
+        # NaN or infinite weight (from a non-finite grid point) makes the output NaN; 3-D (and
+        # nearest sampling, which has no weights to speak of): 0 there, with no grid gradient
+        select = mode == "nearest" or len(sizes) == 3
         if plain:
-            weights.append(w * ok.astype(w.dtype))
+            weights.append(xp.where(ok, w, 0) if select else w * ok.astype(w.dtype))
             continue
-        weights.append(w.where(_make(ok), 0.0) if mode == "nearest" else
+        weights.append(w.where(_make(ok), 0.0) if select else
                        w * _make(ok.astype(w._array.dtype)))
     k = len(index)
     weight = _make(xp.stack(weights, 1)) if plain else stack(weights, 1)  # (N, taps, P)
     idx = xp.concatenate(index, axis=1).reshape(n, k * points)
     vals = tap_gather(input, idx)
+    if not select and not all(bool(xp.isfinite(cd._array).all()) for cd in coords):
+        # a non-finite grid point: its (NaN) weights still make the output NaN, but its taps
+        # lie outside the input and, as in torch, send the input no gradient (not NaN)
+        mask = xp.broadcast_to(xp.stack([xp.asarray(o) for o in oks], 1), (n, k, points))
+        vals = vals.reshape(n, c, k, points).where(_make(mask.copy()).unsqueeze(1), 0.0)
     return (vals.reshape(n, c, k, points) * weight.unsqueeze(1)).sum(2)
 
 

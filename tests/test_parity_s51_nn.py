@@ -1,0 +1,30 @@
+"""Session 51 nn/optim parity fixes, each checked against real torch at test time (oracle:
+``tests.oracle.same`` runs one lambda on both libraries and compares whatever comes out)."""
+
+import pytest
+
+from tests.oracle import same
+
+
+# -- 1. grid_sample: a non-finite grid point sends the input no gradient (zeros padding) -------
+def _grid_nan(t, mode, align_corners, bad, dims):
+    if dims == 2:
+        x = t.arange(9.0).reshape(1, 1, 3, 3).requires_grad_()
+        pts = [[bad, 0.0], [0.3, bad], [0.2, -0.4]]
+        grid = t.tensor([[pts]], requires_grad=True)
+    else:
+        x = t.arange(27.0).reshape(1, 1, 3, 3, 3).requires_grad_()
+        pts = [[bad, 0.0, 0.1], [0.3, -0.2, bad], [0.2, -0.4, 0.5]]
+        grid = t.tensor([[[pts]]], requires_grad=True)
+    out = t.nn.functional.grid_sample(x, grid, mode=mode, padding_mode="zeros",
+                                      align_corners=align_corners)
+    (out * t.tensor([1.0, 2.0, 3.0]).reshape(out.shape)).sum().backward()
+    return out, x.grad, grid.grad
+
+
+@pytest.mark.parametrize("mode,dims", [("bilinear", 2), ("bicubic", 2), ("bilinear", 3),
+                                       ("nearest", 2)])
+@pytest.mark.parametrize("align_corners", [False, True])
+@pytest.mark.parametrize("bad", ["nan", "inf"])
+def test_grid_sample_nonfinite_point_input_grad(mode, dims, align_corners, bad):
+    same(lambda t: _grid_nan(t, mode, align_corners, float(bad), dims), rtol=1e-5, atol=1e-6)
