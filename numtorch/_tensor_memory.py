@@ -88,7 +88,11 @@ class _TensorMemory:
                 and a.shape == b.shape and a.strides == b.strides and a.dtype == b.dtype)
 
     def resize_(self, *sizes, memory_format=None, **kwargs):
-        """Change the shape in place, keeping the leading elements (new ones uninitialised)."""
+        """Change the shape in place over the same storage: the tensor keeps its storage offset
+        and takes contiguous strides (``memory_format``'s when given; a call with the current
+        shape and no format changes nothing). A storage too small for the new shape grows,
+        and every tensor and storage over it keeps seeing it, as in torch; new elements are
+        uninitialised."""
         from .ops._util import shape_arg
         from ._size import size_args
 
@@ -100,13 +104,20 @@ class _TensorMemory:
             n *= d
         if n < 0 or n >= 2 ** 63:  # torch counts the elements in int64 before anything else
             raise RuntimeError("numel: integer multiplication overflow")
-        flat = self._array.reshape(-1)
-        if n <= flat.size and self._array.flags.c_contiguous:
+        strides = _resize_strides(tuple(shape), memory_format)
+        a = self._array
+        if strides is None and tuple(shape) == a.shape:
+            return self  # torch's no-op: the strides stay as they are
+        if type(a) is np.ndarray and _resize_in_block(self, tuple(shape), strides):
+            self._vc[0] += 1
+            return self
+        flat = a.reshape(-1)
+        if n <= flat.size and a.flags.c_contiguous:
             # torch never shrinks a storage: the leading elements stay a view of it
             self._array = flat[:n].reshape(shape)
         else:
             try:
-                new = np.empty(n, dtype=self._array.dtype)
+                new = np.empty(n, dtype=a.dtype)
             except (MemoryError, ValueError) as e:
                 raise alloc_error(e, shape) from None
             k = min(n, flat.size)
@@ -120,8 +131,18 @@ class _TensorMemory:
         return self
 
     def resize_as_(self, tensor, memory_format=None):
-        """``resize_`` to ``tensor``'s shape."""
-        return self.resize_(tensor.shape)
+        """``resize_`` to ``tensor``'s shape (``torch.preserve_format``: in ``tensor``'s
+        memory format)."""
+        from . import _layout
+
+        if memory_format is _layout.preserve_format:
+            memory_format = _layout.channels_last if tensor.dim() == 4 and \
+                tensor.is_contiguous(memory_format=_layout.channels_last) and \
+                not tensor.is_contiguous() else _layout.channels_last_3d if \
+                tensor.dim() == 5 and \
+                tensor.is_contiguous(memory_format=_layout.channels_last_3d) and \
+                not tensor.is_contiguous() else None
+        return self.resize_(tensor.shape, memory_format=memory_format)
 
     def share_memory_(self):
         """Move the data into shared memory (kept across fork/multiprocessing); a no-op if it
@@ -234,6 +255,149 @@ def _map_elements(self, others, fn):
     self._array[...] = np.asarray(values, dtype=self._array.dtype).reshape(self.shape)
     self._vc[0] += 1
     return self
+
+
+def _resize_strides(shape, memory_format):
+    """The element strides ``resize_`` gives a tensor of ``shape`` in ``memory_format``
+    (None: no format given, contiguous); torch's errors for a format the rank cannot take."""
+    from . import _layout
+
+    if memory_format is None:
+        return None
+    dims = [max(d, 1) for d in shape]
+    if memory_format is _layout.contiguous_format:
+        order = list(range(len(shape) - 1, -1, -1))
+    elif memory_format is _layout.channels_last:
+        if len(shape) != 4:
+            raise RuntimeError("required rank 4 tensor to use channels_last format")
+        order = [1, 3, 2, 0]
+    elif memory_format is _layout.channels_last_3d:
+        if len(shape) != 5:
+            raise RuntimeError("required rank 5 tensor to use channels_last_3d format")
+        order = [1, 4, 3, 2, 0]
+    elif memory_format is _layout.preserve_format:
+        raise RuntimeError("Unsupported memory formatPreserve")
+    else:
+        raise TypeError(f"resize_(): argument 'memory_format' must be torch.memory_format, "
+                        f"not {type(memory_format).__name__}")
+    strides = [0] * len(shape)
+    acc = 1
+    for d in order:  # innermost first
+        strides[d] = acc
+        acc *= dims[d]
+    return tuple(strides)
+
+
+def _resize_in_block(t, shape, strides):
+    """``t.resize_(shape)`` over ``t``'s own memory block, as torch's storage holds it: the
+    same element offset, the given element ``strides`` (None: contiguous). A block too small
+    is grown: copied into a larger one under every tensor and storage over it (a NumPy buffer
+    cannot grow where it is). False when ``t``'s memory is no plain NumPy block."""
+    import sys
+
+    a = t._array
+    owner = a
+    while isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    if type(owner) is not np.ndarray or not (owner.flags.c_contiguous or
+                                             owner.flags.f_contiguous):
+        return False
+    item = a.itemsize
+    start = owner.__array_interface__["data"][0]
+    off = a.__array_interface__["data"][0] - start
+    if not 0 <= off <= owner.nbytes or off % item:  # (an empty array may point anywhere)
+        if a.size:
+            return False
+        off = 0
+    if strides is None:
+        strides, acc = [0] * len(shape), 1
+        for i in range(len(shape) - 1, -1, -1):
+            strides[i] = acc
+            acc *= max(shape[i], 1)
+    span = 0 if 0 in shape else 1 + sum((d - 1) * s for d, s in zip(shape, strides))
+    need = off + span * item
+    byte_strides = tuple(s * item for s in strides)
+    if need > owner.nbytes:
+        # references to the owner known here: `owner`, getrefcount's argument and either
+        # `a` and `t._array` (the owner itself) or the view chain's one `.base`; more mean
+        # other arrays over the block, to find and re-point
+        extra = sys.getrefcount(owner) - (5 if a is owner else 3)
+        kind = owner.dtype if need % owner.itemsize == 0 else a.dtype
+        try:
+            block = np.empty(need // kind.itemsize, dtype=kind)
+        except (MemoryError, ValueError) as e:
+            raise alloc_error(e, shape) from None
+        raw = block.view(np.uint8)
+        raw[:owner.nbytes] = owner.reshape(-1, order="A").view(np.uint8)
+        tail = raw[owner.nbytes:]
+        if tail.size % item == 0:
+            from ._creation import fill_uninitialized
+
+            fill_uninitialized(tail.view(a.dtype))
+        if extra > 0:
+            _repoint(owner, block, t)
+        flat = block
+    else:
+        flat = owner.reshape(-1, order="A")
+    t._array = np.ndarray(shape, dtype=a.dtype, buffer=flat, offset=off, strides=byte_strides)
+    if not a.flags.writeable:
+        t._array.flags.writeable = False
+    return True
+
+
+def _repoint(owner, block, skip):
+    """Move every tensor and storage (but ``skip``) over ``owner``'s memory onto ``block`` (a
+    larger copy of it) at the same offsets; a storage over the whole block takes all of the
+    new one, as torch's storage object grows."""
+    from .multiprocessing._move_to_shm import _holders
+    from .storage import _UNTYPED, UntypedStorage
+
+    start = owner.__array_interface__["data"][0]
+    for obj in _holders(owner, skip):
+        old = obj._array
+        offset = old.__array_interface__["data"][0] - start
+        if not 0 <= offset <= owner.nbytes:
+            offset = 0
+        if (isinstance(obj, UntypedStorage) or not hasattr(obj, "requires_grad")) and \
+                offset == 0 and old.nbytes == owner.nbytes and old.ndim == 1 and \
+                block.nbytes % old.itemsize == 0:  # a storage over the whole block
+            obj._array = block.view(old.dtype)
+            if isinstance(obj, UntypedStorage):
+                _UNTYPED[id(block)] = obj
+            continue
+        new = np.ndarray(old.shape, dtype=old.dtype, buffer=block.reshape(-1), offset=offset,
+                         strides=old.strides)
+        if not old.flags.writeable:
+            new.flags.writeable = False
+        obj._array = new
+
+
+def grow_storage(storage, nbytes):
+    """``storage.resize_`` to a larger ``nbytes`` when it holds a whole NumPy memory block: the
+    block is copied into a larger one under the storage and every tensor and storage over it
+    (torch's tensors keep their storage object, whose memory grew). False otherwise."""
+    old = storage._array
+    owner = old
+    while isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    if type(old) is not np.ndarray or type(owner) is not np.ndarray or \
+            old.nbytes != owner.nbytes or old.ndim != 1 or \
+            old.__array_interface__["data"][0] != owner.__array_interface__["data"][0] or \
+            not (owner.flags.c_contiguous or owner.flags.f_contiguous) or \
+            nbytes % old.itemsize:
+        return False
+    try:
+        block = np.empty(nbytes // old.itemsize, dtype=old.dtype)
+    except (MemoryError, ValueError) as e:
+        raise alloc_error(e, (nbytes // old.itemsize,)) from None
+    block.view(np.uint8)[:owner.nbytes] = owner.reshape(-1, order="A").view(np.uint8)
+    _repoint(owner, block, storage)
+    storage._array = block
+    from .storage import _UNTYPED, UntypedStorage
+
+    if isinstance(storage, UntypedStorage):
+        _UNTYPED[id(block)] = storage
+    return True
 
 
 def _wrap(array):

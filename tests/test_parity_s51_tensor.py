@@ -1,0 +1,126 @@
+"""Parity fixes of probe 51, tensors and ops (oracle: real torch at test time): resize_ over a
+shared storage (growth keeps every view and the storage aliased; restriding keeps the storage
+offset; memory formats), storage growth under its tensors, ..."""
+
+import pytest
+
+from tests.oracle import same
+
+# -- 1. resize_ keeps the storage: offsets, strides, growth under other views -----------------
+
+
+def _grow_under_slice(t):
+    a = t.arange(6.)
+    b = a[2:4]
+    a.resize_(10)
+    a[2] = 100
+    return b, a[:6]
+
+
+def _grow_under_view(t):
+    c = t.arange(4.)
+    d = c.view(2, 2)
+    c.resize_(8)
+    c.fill_(1)
+    return d, c.untyped_storage().data_ptr() == d.untyped_storage().data_ptr()
+
+
+def _grow_a_slice(t):
+    e = t.arange(4.)
+    f = e[1:]
+    f.resize_(10)
+    f.fill_(7)
+    return e, f, f.storage_offset(), e.untyped_storage().nbytes()
+
+
+def _grow_under_set(t):
+    h = t.arange(4.)
+    h2 = t.empty(0)
+    h2.set_(h.untyped_storage(), 1, (2,))
+    h.resize_(6)
+    h[1] = 50
+    return h2
+
+
+def _grow_under_row(t):
+    m = t.zeros(2, 3)
+    mv = m[0]
+    m.resize_(4, 4)
+    m.fill_(3)
+    return mv
+
+
+def _restride_transposed_smaller(t):
+    y = t.arange(6.).view(2, 3).t()
+    y.resize_(2)
+    return y, y.stride()
+
+
+def _restride_transposed_larger(t):
+    z = t.arange(6.).view(2, 3).t()
+    z.resize_(8)
+    return z[:6], z.stride()
+
+
+def _restride_same_shape(t):
+    x = t.arange(6.).view(2, 3).t()
+    x.resize_(3, 2)
+    y = t.arange(6.).view(2, 3).t()
+    y.resize_(3, 2, memory_format=t.contiguous_format)
+    return x, x.stride(), y, y.stride()
+
+
+def _restride_step(t):
+    w = t.arange(10.)[::2]
+    w.resize_(7)
+    return w[:5], w.stride(), w.storage_offset()
+
+
+def _keep_offset(t):
+    v = t.arange(10.)[3:5]
+    v.resize_(4)
+    return v, v.storage_offset()
+
+
+def _channels_last(t):
+    r = t.arange(24.)
+    r.resize_(1, 2, 3, 4, memory_format=t.channels_last)
+    s = t.zeros(2, 3).resize_(2, 3, 1, 1, memory_format=t.channels_last)
+    q = t.zeros(2, 3).resize_(1, 2, 3, 4, 5, memory_format=t.channels_last_3d)
+    return r.stride(), r.flatten(), s.stride(), q.stride(), t.zeros(24).resize_(2, 3, 0, 4).stride()
+
+
+def _resize_as_preserve(t):
+    src = t.zeros(1, 2, 3, 4).to(memory_format=t.channels_last)
+    a = t.zeros(2).resize_as_(src)
+    b = t.zeros(2).resize_as_(src, memory_format=t.preserve_format)
+    c = t.zeros(2).resize_as_(t.zeros(1, 2, 3, 4), memory_format=t.channels_last)
+    return a.stride(), b.stride(), c.stride()
+
+
+def _storage_grows_under_tensor(t):
+    g = t.arange(3.)
+    s = g.untyped_storage()
+    s.resize_(40)
+    g[0] = 5
+    back = t.tensor([], dtype=t.float32).set_(s, 0, (3,))
+    return back, g.untyped_storage().nbytes(), s.nbytes()
+
+
+_RESIZE = {f.__name__[1:]: f for f in (
+    _grow_under_slice, _grow_under_view, _grow_a_slice, _grow_under_set, _grow_under_row,
+    _restride_transposed_smaller, _restride_transposed_larger, _restride_same_shape,
+    _restride_step, _keep_offset, _channels_last, _resize_as_preserve,
+    _storage_grows_under_tensor)}
+
+
+@pytest.mark.parametrize("name", sorted(_RESIZE))
+def test_resize_keeps_storage(name):
+    same(_RESIZE[name])
+
+
+@pytest.mark.parametrize("case", ["rank4", "rank5", "preserve"])
+def test_resize_memory_format_errors(case):
+    args = {"rank4": ((2, 3, 4), "channels_last"), "rank5": ((1, 2, 3, 4), "channels_last_3d"),
+            "preserve": ((2, 3), "preserve_format")}[case]
+    same(lambda t: t.zeros(2, 3).resize_(*args[0], memory_format=getattr(t, args[1])))
