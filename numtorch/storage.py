@@ -200,9 +200,14 @@ class TypedStorage(metaclass=_StorageMeta):
         return self._array.__array_interface__["data"][0]
 
     def resize_(self, size):
-        """Grow or shrink in place (existing elements kept); tensors built on the old memory
-        keep it, as after torch's reallocation."""
+        """Grow or shrink in place (existing elements kept). Grown, the tensors over it keep
+        viewing it; shrunk, they keep the old memory."""
         _check_count(size, self._dtype)
+        if size > self._array.size:
+            from ._tensor_memory import grow_storage
+
+            if grow_storage(self, size * self._array.itemsize):
+                return self  # (the tensors over it see the larger memory, as torch's)
         new = np.empty(size, dtype=self._array.dtype)
         n = min(size, self._array.size)
         new[:n] = self._array[:n]
