@@ -122,7 +122,8 @@ class save_on_cpu(saved_tensors_hooks):
 
 class disable_saved_tensors_hooks:
     """Context manager in which entering ``saved_tensors_hooks`` raises
-    ``RuntimeError(error_message)``.
+    ``RuntimeError(error_message)``; entering it while such hooks are active raises that error
+    at once (as torch does).
 
     Args:
         error_message (str): the message of that error.
@@ -132,6 +133,8 @@ class disable_saved_tensors_hooks:
         self.error_message = error_message
 
     def __enter__(self):
+        if _stack.hooks:
+            raise RuntimeError(self.error_message)
         self._prev = _stack.disabled
         _stack.disabled = self.error_message
         return self

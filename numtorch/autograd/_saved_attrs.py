@@ -16,7 +16,7 @@ _BASE = ("_saved_self", "_saved_other", "_saved_result")
 
 
 def _input(i):
-    return lambda node: node._saved_input_attr(i)
+    return lambda node: node._input_saved(i)
 
 
 def _result(node):

@@ -799,9 +799,9 @@ class Op(Node):
     def save(self, **values):
         """Keep extra arrays (masks, indices) for backward; read them with ``saved(name)``."""
         if self._recording:
-            self._saved_dict().setdefault("extra", {}).update(values)
+            self._store_dict().setdefault("extra", {}).update(values)
 
-    def _saved_dict(self):
+    def _store_dict(self):
         if self._saved is None:
             self._saved = {}
         return self._saved
@@ -909,7 +909,7 @@ class Op(Node):
         return t
 
     # -- torch's saved-variable attributes (grad_fn._saved_self ...) -------------------------
-    def _saved_input_attr(self, index):
+    def _input_saved(self, index):
         saved = self._saved
         if saved is None:
             if getattr(self, "_released", False):
@@ -928,12 +928,12 @@ class Op(Node):
     @property
     def _saved_self(self):
         """The first input as saved for backward (None when this op did not save it)."""
-        return self._saved_input_attr(0)
+        return self._input_saved(0)
 
     @property
     def _saved_other(self):
         """The second input as saved for backward (None when this op did not save it)."""
-        return self._saved_input_attr(1)
+        return self._input_saved(1)
 
     @property
     def _saved_result(self):
