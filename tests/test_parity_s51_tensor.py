@@ -124,3 +124,24 @@ def test_resize_memory_format_errors(case):
     args = {"rank4": ((2, 3, 4), "channels_last"), "rank5": ((1, 2, 3, 4), "channels_last_3d"),
             "preserve": ((2, 3), "preserve_format")}[case]
     same(lambda t: t.zeros(2, 3).resize_(*args[0], memory_format=getattr(t, args[1])))
+
+
+# -- 2. nanquantile/nanmedian errors are worded as quantile's/median's ------------------------
+
+_NAN_ERRORS = {
+    "nq_empty": lambda t: t.nanquantile(t.empty(0), 0.5),
+    "nq_empty_dim": lambda t: t.nanquantile(t.empty(2, 0), 0.5, dim=1),
+    "nq_int": lambda t: t.nanquantile(t.tensor([1, 2]), 0.5),
+    "nq_q_range": lambda t: t.nanquantile(t.tensor([1., 2.]), 1.5),
+    "nq_q_2d": lambda t: t.nanquantile(t.tensor([1., 2.]), t.tensor([[0.5]])),
+    "nq_q_dtype": lambda t: t.nanquantile(t.tensor([1., 2.]), t.tensor([0.5], dtype=t.float64)),
+    "nq_interp": lambda t: t.nanquantile(t.tensor([1., 2.]), 0.5, interpolation="foo"),
+    "nq_q_values": lambda t: t.nanquantile(t.tensor([1., 2.]), t.tensor([1.5])),
+    "nmed_empty_dim": lambda t: t.empty(2, 0).nanmedian(1),
+    "nmed_empty_dim0": lambda t: t.empty(0, 3).nanmedian(0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_NAN_ERRORS))
+def test_nan_reduction_errors(name):
+    same(_NAN_ERRORS[name])

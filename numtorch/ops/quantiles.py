@@ -25,6 +25,7 @@ def _check(input, q, interpolation, name):
     if not isinstance(input, Tensor):
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
+    name = "quantile"  # (nanquantile's checks are quantile's, and say so in torch)
     if input._array.size == 0:
         raise RuntimeError(f"{name}() input tensor must be non-empty")
     if input.dtype not in (_dtype.float32, _dtype.float64):

@@ -391,8 +391,9 @@ def _select_kth(fn, input, dim, keepdim, kth_of, ties=None):
     _check_tensor(fn, input)
     a = _nd(input)
     d = canonical_dim(dim, a.ndim)
-    if a.shape[d] == 0:
-        raise IndexError(f"{fn}(): Expected reduction dim {d} to have non-zero size.")
+    if a.shape[d] == 0:  # (nanmedian's check is median's, and says so in torch)
+        raise IndexError(f"{'median' if fn == 'nanmedian' else fn}(): Expected reduction dim "
+                         f"{d} to have non-zero size.")
     xp = xp_of(a)
     order = xp.argsort(a, axis=d, kind="stable")
     pos = kth_of(a, d, xp)  # position in sorted order, shape a with dim d kept as 1
