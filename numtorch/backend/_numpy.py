@@ -81,9 +81,9 @@ def index_add_rows(n_rows, index, values):
     if counts is not None and counts.size != n_rows:
         counts = None  # an index past the table: as before (out[...] raises IndexError)
     if counts is not None and index.size <= n_rows and counts.max() == 1:
-        # every row gets at most one value (a position embedding's arange): 0 + v is v, so a
-        # plain write gives the sums bit for bit (nanoGPT's wpe: 49 -> 5 us)
-        out[index] = values
+        # every row gets at most one value (a position embedding's arange): 0 + v is v but
+        # for a -0.0, which torch's sum into zeros makes +0.0 (nanoGPT's wpe: 49 -> 5 us)
+        out[index] = _plus_zero(values)
         return out
     order = np.argsort(index, kind="stable")
     sorted_idx = index[order]
@@ -128,7 +128,16 @@ def _rank_block_sums(dest, values, nb, longest):
     changing nothing."""
     pad = np.zeros((nb * longest, values.shape[1]), dtype=values.dtype)
     pad[dest] = values
-    return np.add.reduce(pad.reshape(longest, nb, -1), axis=0)
+    # from an initial zero, as torch's sums into zeros start (a bucket of -0.0s sums to +0.0)
+    return np.add.reduce(pad.reshape(longest, nb, -1), axis=0, initial=0)
+
+
+def _plus_zero(values):
+    """``0 + values``: the values themselves but +0.0 for -0.0, which is what adding them into
+    a zeroed buffer (torch's accumulating backward passes) leaves."""
+    if values.dtype.kind not in "fc":
+        return values
+    return np.add(values, values.dtype.type(0))
 
 
 _SHORT_SEGMENT = 32  # buckets with at most this many rows are summed by rank passes
@@ -156,8 +165,8 @@ values).
     rowwise = values.ndim > 1 and values[:1].size > 1
     for lo, n in zip(starts[~short].tolist(), lengths[~short].tolist()):
         rows = values[order[lo:lo + n]]
-        out[sorted_idx[lo]] = np.add.reduce(rows, axis=0) if rowwise else \
-            np.add.accumulate(rows, axis=0)[-1]
+        out[sorted_idx[lo]] = np.add.reduce(rows, axis=0, initial=0) if rowwise else \
+            _plus_zero(np.add.accumulate(rows, axis=0)[-1])
     if not short.any():
         return
     s_starts, s_len = starts[short], lengths[short]
@@ -170,7 +179,7 @@ values).
                                                                   s_len)
         out[sorted_idx[s_starts]] = _rank_block_sums(dest, values[order[keep]], nb, longest)
         return
-    out[sorted_idx[s_starts]] = values[order[s_starts]]
+    out[sorted_idx[s_starts]] = _plus_zero(values[order[s_starts]])
     if s_len.max() == 1:
         return
     # the short buckets' later rows, ordered by their rank in the bucket (stable: the

@@ -378,7 +378,9 @@ class IndexAccumulate(Op):
             return helpers_for(xp).index_add_rows(n, rows, vals)
         out = xp.zeros(self.in_shape, dtype=g.dtype)
         if all(not isinstance(i, xp.ndarray) or i.dtype == np.bool_ for i in idx):
-            out[idx] = g  # masks and basic parts never repeat a position
+            # masks and basic parts never repeat a position; + 0 as torch's sum into zeros
+            # makes a -0.0 +0.0
+            out[idx] = g + g.dtype.type(0) if g.dtype.kind in "fc" else g
         else:
             helpers_for(xp).scatter_add(out, idx, g)
         return out

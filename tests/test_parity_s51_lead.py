@@ -1,0 +1,55 @@
+"""Lead's oracle tests of session 51: backward passes that accumulate into zeros leave +0.0
+where the incoming gradient holds -0.0, as torch's do (a printed gradient showed -0.)."""
+
+import numpy as np
+import pytest
+import torch
+
+import numtorch
+
+
+def _signs(t):
+    return np.signbit(t.detach().numpy()).tolist()
+
+
+def _grads(lib, index, shape, grad, how):
+    w = lib.zeros(*shape, requires_grad=True)
+    if how == "getitem":
+        out = w[index]
+    elif how == "embedding":
+        out = lib.nn.functional.embedding(index, w)
+    elif how == "index_select":
+        out = w.index_select(0, index)
+    out.backward(grad)
+    return w.grad
+
+
+@pytest.mark.parametrize("how", ["getitem", "embedding", "index_select"])
+@pytest.mark.parametrize("rows,width,repeats", [
+    (5, 1, 1),     # one value per row: a plain write
+    (5, 20, 3),    # short buckets of wide rows: the padded block
+    (5, 3, 3),     # short buckets of narrow rows: rank by rank
+    (3, 4, 40),    # long buckets: one reduction each
+    (3, 1, 40),    # long buckets of single values: a running sum
+])
+def test_index_backward_of_negative_zero_is_positive_zero(how, rows, width, repeats):
+    rng = np.random.default_rng(rows * width + repeats)
+    idx = np.tile(np.arange(rows - 1), repeats)  # the last row is never picked
+    g = rng.standard_normal((idx.size, width)).astype(np.float32)
+    g[rng.random(g.shape) < 0.5] = -0.0
+    g[idx == 0] = -0.0  # a whole bucket of -0.0
+    want = _grads(torch, torch.from_numpy(idx), (rows, width), torch.from_numpy(g), how)
+    got = _grads(numtorch, numtorch.from_numpy(idx), (rows, width), numtorch.from_numpy(g), how)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+    assert _signs(got) == _signs(want)
+
+
+def test_mask_index_backward_of_negative_zero():
+    g = np.array([[-0.0, 1.0], [2.0, -0.0]], np.float32)
+    mask = np.array([True, False, True])
+    grads = []
+    for lib in (torch, numtorch):
+        w = lib.zeros(3, 2, requires_grad=True)
+        w[lib.from_numpy(mask)].backward(lib.from_numpy(g))
+        grads.append(_signs(w.grad))
+    assert grads[0] == grads[1]
