@@ -28,3 +28,17 @@ def _grid_nan(t, mode, align_corners, bad, dims):
 @pytest.mark.parametrize("bad", ["nan", "inf"])
 def test_grid_sample_nonfinite_point_input_grad(mode, dims, align_corners, bad):
     same(lambda t: _grid_nan(t, mode, align_corners, float(bad), dims), rtol=1e-5, atol=1e-6)
+
+
+# -- 2. nn.parameter.UninitializedTensorMixin: the public base of the lazy placeholders --------
+def _lazy_mixin(t):
+    mixin = t.nn.parameter.UninitializedTensorMixin
+    m = t.nn.LazyLinear(2)
+    before = [isinstance(m.weight, mixin), isinstance(t.nn.parameter.UninitializedBuffer(), mixin),
+              isinstance(t.nn.Parameter(t.ones(1)), mixin), mixin.__name__]
+    m(t.ones(1, 3))
+    return before, isinstance(m.weight, mixin), t.nn.parameter.is_lazy(m.weight)
+
+
+def test_uninitialized_tensor_mixin():
+    same(_lazy_mixin)

@@ -9,7 +9,8 @@ from .. import _grad_state, _tensor, _torch_function
 from .._class_repr import TorchNamed
 from .._tensor import Tensor
 
-__all__ = ["Buffer", "Parameter", "UninitializedBuffer", "UninitializedParameter", "is_lazy"]
+__all__ = ["Buffer", "Parameter", "UninitializedBuffer", "UninitializedParameter",
+           "UninitializedTensorMixin", "is_lazy"]
 
 
 def _wrap_as(cls, data):
@@ -66,7 +67,7 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
         if type(data) in _KEPT_AS_ITSELF:
             # torch keeps a wrapper tensor's own class (a DTensor parameter is a DTensor,
             # detached, with the flag set)
-            p = data.detach().requires_grad_(requires_grad)
+            p = data.detach()._set_requires_grad(requires_grad)
             p._is_param = True
             return p
         p = _wrap_as(cls, _data_array(data, "Parameter"))
@@ -123,8 +124,8 @@ class Buffer(Tensor, metaclass=_BufferMeta):
 
     def __new__(cls, data=None, *, persistent=True):
         b = _wrap_as(Tensor, _data_array(data, "Buffer"))
-        if data is not None and data.requires_grad:
-            b.requires_grad_(True)
+        # torch sets the flag either way (refused inside a torch.func transform)
+        b.requires_grad_(data is not None and data.requires_grad)
         b._extra = {"buffer_persistent": persistent}
         return b
 
@@ -218,7 +219,7 @@ def _blocked(name):
     return method
 
 
-class _UninitializedMixin:
+class UninitializedTensorMixin:
     """Shared by the lazy placeholders: no shape, no math, ``materialize`` gives them data."""
 
     cls_to_become = None
@@ -286,13 +287,13 @@ def _placeholder(cls, requires_grad, device, dtype):
 
     t = _wrap_as(cls, empty(0, device=device, dtype=dtype)._array)
     if requires_grad:
-        Tensor.requires_grad_(t, True)
+        Tensor._set_requires_grad(t, True)
     _torch_function.hold_placeholder(t)
     return t
 
 
 @_install_blocks
-class UninitializedParameter(_UninitializedMixin, Parameter):
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
     """A parameter of a lazy module before its shape is known; it holds no data.
 
     Using it in any computation raises ``ValueError``; ``materialize(shape)`` turns it into a
@@ -316,7 +317,7 @@ class UninitializedParameter(_UninitializedMixin, Parameter):
 
 
 @_install_blocks
-class UninitializedBuffer(_UninitializedMixin, Tensor):
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
     """A buffer of a lazy module before its shape is known; ``materialize`` makes it a Tensor.
 
     Example:
@@ -349,4 +350,4 @@ def is_lazy(param):
         >>> torch.nn.parameter.is_lazy(torch.nn.UninitializedParameter())
         True
     """
-    return isinstance(param, _UninitializedMixin)
+    return isinstance(param, UninitializedTensorMixin)
