@@ -490,8 +490,7 @@ def _load_legacy(f, map_location, weights_only):
         raise load_error(RuntimeError, "Invalid magic number; corrupt file?")  # torch's words
     protocol = _header(f, header, weights_only)
     if protocol != _LEGACY_PROTOCOL:
-        raise load_error(RuntimeError, f"load: invalid legacy protocol version {protocol!r:.40}"
-                                       f", expected {_LEGACY_PROTOCOL}")
+        raise load_error(RuntimeError, f"Invalid protocol version: {protocol}")  # torch's
     info = _header(f, header, weights_only)
     little = not isinstance(info, dict) or info.get("little_endian", True)
     byteorder = "little" if little else "big"
@@ -527,9 +526,9 @@ def _load_legacy(f, map_location, weights_only):
                                            f"(corrupt checkpoint)")
         dtype_name, numel = noted[key]
         head = f.read(8)
-        if len(head) < 8:
-            raise load_error(RuntimeError, f"load: storage {key} is truncated (corrupt "
-                                           f"checkpoint)")
+        if len(head) < 8:  # torch's words for a storage's size field cut short
+            raise load_error(RuntimeError, f"unexpected EOF, expected {8 - len(head)} more "
+                                           f"bytes. The file might be corrupted.")
         count = struct.unpack("<q" if little else ">q", head)[0]
         disk = _disk_dtype(dtype_name, byteorder)
         if count != numel:

@@ -71,6 +71,15 @@ def root_rank(g, fn, global_rank, group_rank, default=None, kind="root"):
     raise ValueError(f"Global rank {r} is not part of group {g}")
 
 
+def _deferred_root(g, fn, global_rank, group_rank):
+    """``(root, error)``: a root outside the default group is refused by torch's backend, after
+    the argument-list checks; the error is returned here to be raised at that point."""
+    try:
+        return root_rank(g, fn, global_rank, group_rank, default=g._ranks[0]), None
+    except RuntimeError as e:
+        return None, e
+
+
 def finish(work, async_op):
     """Return ``work`` for async calls; otherwise wait for it (and return None)."""
     if async_op:
@@ -331,7 +340,7 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group
     g = resolve_group(group, "gather")
     if g is GroupMember.NON_GROUP_MEMBER:
         return None
-    root = root_rank(g, "gather", dst, group_dst, default=g._ranks[0])
+    root, bad_root = _deferred_root(g, "gather", dst, group_dst)
     me = g.rank() == root
     if me:
         if not gather_list:
@@ -341,6 +350,8 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group
     elif gather_list:
         raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination "
                          "ranks.")
+    if bad_root is not None:
+        raise bad_root
     arr = tensor._array
     wire = _mpi.wire_dtype(arr.dtype)
     send = Staged(arr, wire).buf
@@ -368,7 +379,7 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, gro
     g = resolve_group(group, "scatter")
     if g is GroupMember.NON_GROUP_MEMBER:
         return None
-    root = root_rank(g, "scatter", src, group_src, default=g._ranks[0])
+    root, bad_root = _deferred_root(g, "scatter", src, group_src)
     me = g.rank() == root
     if me:
         if not scatter_list:
@@ -377,6 +388,8 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, gro
         _check_list(g, "scatter", scatter_list, tensor.shape, "input")
     elif scatter_list:
         raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source ranks.")
+    if bad_root is not None:
+        raise bad_root
     arr = tensor._array
     wire = _mpi.wire_dtype(arr.dtype)
     out = Staged(arr, wire, fill=False)

@@ -500,6 +500,8 @@ def get_process_group_ranks(group):
 
 def get_global_rank(group, group_rank):
     """The global rank of ``group``'s member number ``group_rank``."""
+    if group is GroupMember.WORLD:  # torch: the world group's ranks are the global ones
+        return group_rank
     g = resolve_group(group)
     if g is GroupMember.NON_GROUP_MEMBER or not 0 <= group_rank < g.size():
         raise ValueError(f"Group rank {group_rank} is not part of group {group}")
@@ -508,6 +510,8 @@ def get_global_rank(group, group_rank):
 
 def get_group_rank(group, global_rank):
     """The rank within ``group`` of the process with global rank ``global_rank``."""
+    if group is GroupMember.WORLD:  # torch: the world group's ranks are the global ones
+        return global_rank
     g = resolve_group(group)
     if g is GroupMember.NON_GROUP_MEMBER or global_rank not in g._ranks:
         raise ValueError(f"Global rank {global_rank} is not part of group {group}")

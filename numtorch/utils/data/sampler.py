@@ -2,8 +2,6 @@
 
 from typing import Generic, TypeVar
 
-import numpy as np
-
 from ..._class_repr import object_repr
 from ..._random import Generator, rng_for
 
@@ -132,8 +130,11 @@ class WeightedRandomSampler(Sampler):
         if not isinstance(replacement, bool):
             raise ValueError(f"replacement should be a boolean value, but got "
                              f"replacement={replacement}")
-        w = np.asarray(weights.numpy() if hasattr(weights, "numpy") else weights,
-                       dtype=np.float64)
+        from ... import as_tensor, float64
+
+        # a float64 tensor as in torch (one sharing a float64 tensor's memory, so writes to
+        # either are seen by both)
+        w = as_tensor(weights, dtype=float64)
         if w.ndim != 1:
             raise ValueError(f"weights should be a 1d sequence but given weights have shape "
                              f"{tuple(w.shape)}")
@@ -144,9 +145,7 @@ class WeightedRandomSampler(Sampler):
 
     def __iter__(self):
         from ..._sampling import multinomial
-        from ..._tensor import _make
-
-        idx = multinomial(_make(self.weights), self.num_samples, self.replacement,
+        idx = multinomial(self.weights, self.num_samples, self.replacement,
                           generator=self.generator)
         return iter(idx.tolist())
 

@@ -1,0 +1,83 @@
+"""Session 51 (Distributed area): checkpoints and data loading, compared with real torch.
+
+Every expectation is real torch's answer for the same input at test time.
+
+Found: a legacy (pre-1.6) checkpoint cut inside a storage's 8-byte size field, or with a
+protocol version other than 1001, raised numtorch's own wording where torch says "unexpected
+EOF, expected N more bytes. The file might be corrupted." / "Invalid protocol version: X";
+``WeightedRandomSampler.weights`` was a NumPy array where torch keeps a float64 tensor (that
+shares a float64 tensor's memory, so writes to either change the sampling).
+"""
+
+import io
+import pickle
+import warnings
+
+import pytest
+import torch
+
+import numtorch
+
+
+def _outcome(fn):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return ("ok", repr(fn()))
+        except Exception as e:  # noqa: BLE001 - class and message are compared
+            return type(e).__name__, str(e)
+
+
+def _legacy_bytes():
+    buf = io.BytesIO()
+    torch.save({"a": torch.tensor([1, 2], dtype=torch.int16), "b": torch.arange(4.)}, buf,
+               _use_new_zipfile_serialization=False)
+    return buf.getvalue()
+
+
+# cut so many bytes from the end: inside the last storage's bytes, its size field, or the one
+# before it
+@pytest.mark.parametrize("cut", [1, 16 + 1, 16 + 4, 16 + 8, 16 + 9, 16 + 14])
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_truncated_legacy_checkpoint_error_matches_torch(cut, weights_only):
+    data = _legacy_bytes()[:-cut]
+    theirs = _outcome(lambda: torch.load(io.BytesIO(data), weights_only=weights_only))
+    ours = _outcome(lambda: numtorch.load(io.BytesIO(data), weights_only=weights_only))
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("version", [999, "x", 1000])
+def test_legacy_checkpoint_with_another_protocol_version_error_matches_torch(version):
+    data = _legacy_bytes()
+    magic = pickle.dumps(0x1950a86a20f9469cfc6c, protocol=2)
+    proto = pickle.dumps(1001, protocol=2)
+    assert data.startswith(magic + proto)
+    bad = magic + pickle.dumps(version, protocol=2) + data[len(magic) + len(proto):]
+    theirs = _outcome(lambda: torch.load(io.BytesIO(bad)))
+    ours = _outcome(lambda: numtorch.load(io.BytesIO(bad)))
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("weights", ["list_int", "list_float", "tensor_f32", "tensor_i64"])
+def test_weighted_random_sampler_weights_is_a_float64_tensor(weights):
+    def make(lib):
+        w = {"list_int": [1, 2, 3], "list_float": [0.5, 0.25, 0.25],
+             "tensor_f32": lib.tensor([1., 2., 3.]),
+             "tensor_i64": lib.tensor([1, 2, 3])}[weights]
+        s = lib.utils.data.WeightedRandomSampler(w, 4)
+        return type(s.weights).__name__, str(s.weights.dtype), s.weights.tolist()
+
+    assert make(numtorch) == make(torch)
+
+
+def test_weighted_random_sampler_shares_a_float64_weights_tensor():
+    def run(lib):
+        w = lib.tensor([1., 0., 0.], dtype=lib.float64)
+        s = lib.utils.data.WeightedRandomSampler(w, 5)
+        first = list(s)
+        w[0], w[2] = 0., 1.  # the caller's tensor is the sampler's
+        second = list(s)
+        s.weights[1], s.weights[2] = 1., 0.
+        return first, second, list(s), w.tolist()
+
+    assert run(numtorch) == run(torch)
