@@ -42,3 +42,21 @@ def _lazy_mixin(t):
 
 def test_uninitialized_tensor_mixin():
     same(_lazy_mixin)
+
+
+# -- 3. linear_cross_entropy: ignore_index with probability targets; nn.modules names ----------
+@pytest.mark.parametrize("ignore_index", [None, 1, -100])
+def test_linear_cross_entropy_prob_target_ignore_index(ignore_index):
+    def f(t):
+        g = t.Generator().manual_seed(0)
+        x, w = t.randn(3, 4, generator=g), t.randn(5, 4, generator=g)
+        target = t.softmax(t.randn(3, 5, generator=g), 1)
+        return t.nn.functional.linear_cross_entropy(x, w, target, ignore_index=ignore_index)
+
+    same(f, rtol=1e-5, atol=1e-6)
+
+
+def test_linear_cross_entropy_in_nn_modules():
+    same(lambda t: (t.nn.modules.LinearCrossEntropyLoss.__name__,
+                    t.nn.modules.LinearCrossEntropyOptions.__name__,
+                    t.nn.modules.LinearCrossEntropyLoss is t.nn.LinearCrossEntropyLoss))

@@ -31,6 +31,8 @@ def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weig
         raise RuntimeError(f"expected equal input and linear_weight last dimensions "
                            f"(in_features), got {input.shape[-1]} and {in_features}, "
                            f"respectively")
+    if ignore_index is not None and target.dtype.is_floating_point:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
     class_shape = tuple(linear_weight.shape[:-1])  # (C, d_1, ..., d_K)
     flat_bias = None if linear_bias is None else linear_bias.reshape(-1)
     logits = linear(input, linear_weight.reshape(-1, in_features), flat_bias)

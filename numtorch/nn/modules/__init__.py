@@ -24,4 +24,6 @@ from .transformer import *  # noqa: F401,F403
 from .adaptive import *  # noqa: F401,F403
 from .channelshuffle import *  # noqa: F401,F403
 from .lazy_norm import *  # noqa: F401,F403
+from ._linear_cross_entropy import LinearCrossEntropyLoss  # noqa: F401  (torch lists it here)
+from .linear_cross_entropy_options import LinearCrossEntropyOptions  # noqa: F401
 from . import utils  # noqa: E402,F401  (torch.nn.modules.utils, reachable as torch's is)
