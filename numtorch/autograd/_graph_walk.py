@@ -7,6 +7,8 @@ lies on a path to a chosen input (the others need not run). Both walks are itera
 graph of any depth works.
 """
 
+import heapq
+
 
 def topological_order(start):
     """Nodes reachable from ``start``, each after every node that sends it gradient."""
@@ -22,10 +24,15 @@ def topological_order(start):
                 else:
                     deps[child] = 1
                     stack.append(child)
-    ready = [n for n in start if deps[n] == 0]
+    # among the nodes ready to run, the latest created runs first, as in torch's engine: the
+    # order in which a tensor used several times sums its gradients is then torch's (float
+    # sums differ in the last bits otherwise), the same as plain ``backward()``'s
+    ready = [(-n._seq, k, n) for k, n in enumerate(start) if deps[n] == 0]
+    heapq.heapify(ready)
+    tie = len(start)
     order = []
     while ready:
-        node = ready.pop()
+        node = heapq.heappop(ready)[2]
         order.append(node)
         for e in node._edges:
             if e is not None:
@@ -33,7 +40,8 @@ def topological_order(start):
                 d = deps[child] - 1
                 deps[child] = d
                 if d == 0:
-                    ready.append(child)
+                    tie += 1
+                    heapq.heappush(ready, (-child._seq, tie, child))
     return order
 
 

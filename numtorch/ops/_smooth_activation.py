@@ -118,8 +118,10 @@ class LogSigmoid(_Pointwise):
     def kernel(self, xp, x):
         t = xp.abs(x)
         xp.negative(t, out=t)
-        xp.exp(t, out=t)
-        xp.log1p(t, out=t)
+        # exp and log1p rounded as torch's CPU kernels round them (small float32 arrays)
+        h = helpers_for(xp)
+        h.float32_rounded(xp.exp, t, out=t)
+        h.float32_rounded(xp.log1p, t, out=t)
         return xp.subtract(xp.minimum(x, x.dtype.type(0)), t, out=t)
 
     def backward(self, grad):

@@ -33,6 +33,7 @@ from . import loss_device
 from .half_nll_sum import cascade_sum
 from .nll_cascade import cascade_total
 from ._accumulate import acc_dtype, fsum, is_half
+from ._smooth_activation import _sigmoid_array
 from .activation import sigmoid, softplus
 from .softmax import softmax
 
@@ -565,18 +566,20 @@ class BinaryCrossEntropyWithLogitsBackward(Op):
             if self.factor is not None:
                 out = (out.astype(f32) / f32(round(1 / self.factor))).astype(x.dtype)
             return out
-        e = xp.exp(-xp.abs(x))
-        # sigmoid(-x) = exp(-softplus(x)), exact in both tails and free of a select
-        sig_neg = xp.log1p(e)
-        sig_neg += xp.maximum(x, 0)
-        if sig_neg.ndim:
-            xp.negative(sig_neg, out=sig_neg)
-            xp.exp(sig_neg, out=sig_neg)
-        else:  # a 0-d input gives NumPy scalars, which have no buffer to write into
-            sig_neg = xp.exp(-sig_neg)
-        lw = None if self.pos_weight is None else 1 + (self.pos_weight - 1) * t
-        out = (1 - t) - _times(sig_neg, lw)
-        out *= _times(_times(g, self.factor), self.weight)
+        # torch's composition, so the bits match: sigmoid(x) - t (with pos_weight p:
+        # ((p t + 1) - t) sigmoid(x) - p t), times g, times the weight, then divided by the
+        # element count for 'mean' (the form 1 - t - sigmoid(-x) differs in the last bit)
+        sig = _sigmoid_array(xp, x.reshape(-1)).reshape(x.shape)
+        if pw is None:
+            out = sig - t
+        else:
+            pt = pw * t
+            out = ((pt + x.dtype.type(1)) - t) * sig - pt
+        out = out * g
+        if self.weight is not None:
+            out = out * self.weight
+        if self.factor is not None and x.size:
+            out = out / out.dtype.type(x.size)
         return out
 
     def backward(self, gg):
