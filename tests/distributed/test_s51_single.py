@@ -5,7 +5,9 @@ Found: ``dist.get_global_rank(group.WORLD, r)`` / ``get_group_rank(group.WORLD, 
 for a rank outside the world where torch returns ``r`` (the world group's ranks are the global
 ones); ``dist.gather``/``dist.scatter`` to a root outside the default group with a list given
 on a non-root rank raised the backend's "invalid root rank" where torch first refuses the list
-("must NOT be specified on non-destination ranks").
+("must NOT be specified on non-destination ranks"); ``DistributedDataParallel(cpu_module,
+output_device=0)`` (or ``device_ids=[]``) raised where torch accepts them (torch refuses only
+truthy ``device_ids``/``output_device`` for a CPU module).
 """
 
 import warnings
@@ -40,7 +42,19 @@ def _cases(lib):
                                                                src=2),
         "gather_no_list_on_root": lambda: dist.gather(t, None, dst=0),
         "scatter_no_list_on_root": lambda: dist.scatter(lib.zeros(4), None, src=0),
+        "ddp_output_device_0": lambda: _ddp(lib, output_device=0),
+        "ddp_device_ids_empty": lambda: _ddp(lib, device_ids=[]),
+        "ddp_device_ids_0": lambda: _ddp(lib, device_ids=[0]),
+        "ddp_output_device_1": lambda: _ddp(lib, output_device=1),
+        "ddp_output_device_cpu": lambda: _ddp(lib, output_device="cpu"),
     }
+
+
+def _ddp(lib, **kw):
+    lib.manual_seed(0)
+    model = lib.nn.parallel.DistributedDataParallel(lib.nn.Linear(3, 2), **kw)
+    model(lib.ones(2, 3)).sum().backward()
+    return model.module.weight.grad
 
 
 def _outcome(fn):

@@ -89,8 +89,10 @@ class DistributedDataParallel(Module):
             raise RuntimeError("DistributedDataParallel is not needed when a module doesn't "
                                "have any parameter that requires a gradient.")
         devices = {p.device for p in module.parameters()}
-        if (device_ids is not None or output_device is not None) and \
-                all(d.type == "cpu" for d in devices):
+        on_cpu = all(d.type == "cpu" for d in devices)
+        # torch's test: only truthy arguments are refused (output_device=0 or device_ids=[]
+        # pass), and they are refused for a CPU or multi-device module or without device_ids
+        if (not device_ids or on_cpu or len(devices) > 1) and (device_ids or output_device):
             raise ValueError(
                 "DistributedDataParallel device_ids and output_device arguments only work "
                 "with single-device/multiple-device GPU modules or CPU modules, but got "
