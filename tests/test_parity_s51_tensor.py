@@ -145,3 +145,48 @@ _NAN_ERRORS = {
 @pytest.mark.parametrize("name", sorted(_NAN_ERRORS))
 def test_nan_reduction_errors(name):
     same(_NAN_ERRORS[name])
+
+
+# -- 3. layouts: out= resized in the kernel's memory order; triu/tril results row-major ---------
+
+def _t_input(t):
+    return t.arange(6.).view(2, 3).t()
+
+
+def _cl_input(t):
+    return t.arange(48.).view(2, 3, 2, 4).contiguous(memory_format=t.channels_last)
+
+
+_OUT_LAYOUT = {
+    "exp": lambda t, x: t.exp(x, out=t.empty(0)),
+    "add": lambda t, x: t.add(x, 1, out=t.empty(0)),
+    "sub_bcast": lambda t, x: t.sub(x, t.ones(x.shape[-1]), out=t.empty(0)),
+    "clamp": lambda t, x: t.clamp(x, 0, 1, out=t.empty(0)),
+    "eq": lambda t, x: t.eq(x, 1, out=t.empty(0, dtype=t.bool)),
+    "mul_int": lambda t, x: t.mul(x.long(), 2, out=t.empty(0, dtype=t.long)),
+    "div_floor": lambda t, x: t.div(x, 2, rounding_mode="floor", out=t.empty(0)),
+    "wrong_shape": lambda t, x: t.sigmoid(x, out=t.empty(2)),
+    "mm_contig": lambda t, x: t.mm(x.flatten(0, -2), x.flatten(0, -2).t(), out=t.empty(0)),
+    "cat_contig": lambda t, x: t.cat([x, x], out=t.empty(0)),
+    "triu": lambda t, x: x.triu(),
+    "tril_k": lambda t, x: x.tril(1),
+    "triu_out": lambda t, x: t.triu(x, out=t.empty(0)),
+}
+
+
+@pytest.mark.parametrize("inp", ["transposed", "channels_last"])
+@pytest.mark.parametrize("name", sorted(_OUT_LAYOUT))
+def test_result_layout(name, inp):
+    make = _t_input if inp == "transposed" else _cl_input
+
+    def fn(t):
+        r = _OUT_LAYOUT[name](t, make(t))
+        return r, r.stride()
+
+    same(fn, warns=True)
+
+
+def test_triu_of_permuted_batch():
+    same(lambda t: [(r, r.stride()) for r in (
+        t.arange(24.).view(2, 3, 4).transpose(0, 2).triu(),
+        t.arange(24.).view(2, 3, 4).transpose(0, 2).permute(1, 0, 2).tril(-1))])

@@ -148,7 +148,9 @@ class Triangle(Op):
     """y = triu(x, k) or tril(x, k); dx = the same triangle of g (a linear projection)."""
 
     def forward(self, x):
-        return self.xp.triu(x, self.k) if self.upper else self.xp.tril(x, self.k)
+        out = self.xp.triu(x, self.k) if self.upper else self.xp.tril(x, self.k)
+        # torch's kernel writes a fresh row-major result whatever the input's strides
+        return out if out.flags.c_contiguous else self.xp.ascontiguousarray(out)
 
     def backward(self, grad):
         return Triangle.apply(grad, k=self.k, upper=self.upper)

@@ -171,8 +171,15 @@ def _write_out(result, out, name, exact=False, castable=None):
                           f"elements. You can explicitly reuse an out tensor t by resizing it, "
                           f"inplace, to zero elements with t.resize_(0).", UserWarning,
                           stacklevel=user_stacklevel())
-        xp = np if type(out._array) is np.ndarray else backend_xp(out._array)
-        out._array = xp.empty(result._array.shape, out._array.dtype)
+        ra = result._array
+        if type(ra) is np.ndarray and type(out._array) is np.ndarray and ra.ndim > 1 and \
+                not ra.flags.c_contiguous:
+            # the result's memory order (an elementwise op on a transposed or channels-last
+            # input): torch resizes ``out`` to the layout its kernel computes in
+            out._array = np.empty_like(ra, dtype=out._array.dtype)
+        else:
+            xp = np if type(out._array) is np.ndarray else backend_xp(out._array)
+            out._array = xp.empty(ra.shape, out._array.dtype)
     return apply_inplace(out, lambda _, r: r, result)
 
 
