@@ -3,7 +3,7 @@
 
 A *periodic* window of length ``L`` is the first ``L`` points of the symmetric window of
 length ``L + 1``: it tiles without a seam, which is what a short-time Fourier transform wants.
-Values are computed in float64 and cast to the requested dtype.
+Each step is rounded to the requested dtype, as torch computes them in that dtype.
 """
 
 import numpy as np
@@ -46,7 +46,8 @@ def window_length(fn, n):
 
 
 def _window(fn, length, periodic, dtype, device, requires_grad, values, pin_memory=False):
-    """``values(n, N)``: the symmetric window of ``N + 1`` points evaluated at ``n``."""
+    """``values(n, N, rnd)``: the symmetric window of ``N + 1`` points evaluated at ``n``,
+    every intermediate passed through ``rnd`` (rounding to the result's dtype)."""
     n = window_length(fn, length)
     check_pin_memory(pin_memory)
     dt = window_dtype(fn, dtype, requires_grad)
@@ -55,7 +56,8 @@ def _window(fn, length, periodic, dtype, device, requires_grad, values, pin_memo
     else:
         span = n if periodic else n - 1  # a periodic window is a symmetric one of n + 1 points
         try:
-            arr = values(np.arange(n, dtype=np.float64), float(span)).astype(dt.np)
+            rnd = _rounding(dt.np)
+            arr = values(rnd(np.arange(n, dtype=np.float64)), float(span), rnd).astype(dt.np)
         except (MemoryError, ValueError) as e:
             # torch allocates the n + 1 points of a periodic window (its size check sees n)
             m = n + 1 if periodic and (n + 1) * dt.itemsize < 1 << 63 else n
@@ -63,17 +65,29 @@ def _window(fn, length, periodic, dtype, device, requires_grad, values, pin_memo
     return _finish(arr, device, requires_grad)
 
 
+def _rounding(dt):
+    """Each step of torch's window kernels runs in the result's dtype: values are kept in
+    float64 (cosines evaluated there) and rounded to ``dt`` after every step, which gives
+    float32 windows torch's bits (e.g. -1.5e-8, not 0, at a float32 Blackman window's ends)
+    where a float64 evaluation rounded once differed in the last bit for most points."""
+    if dt == np.float64:
+        return lambda a: a
+    return lambda a: np.asarray(a, dtype=np.float64).astype(dt).astype(np.float64)
+
+
 def _cosine_sum(coeffs, half_turns=False):
     """``sum_j (-1)^j a_j cos(2 pi j n / N)``, rounded as torch rounds it: the highest
     harmonic first and the constant last (in float64 a Blackman window's ends are then 0,
     not -1.4e-17); ``half_turns`` forms the phase as ``(n * pi / N) * 2j`` (torch's Blackman)
     instead of ``n * (2 pi / N) * j``."""
-    def values(k, span):
-        base = k * (np.pi / span) if half_turns else k * (2 * np.pi / span)
+    def values(k, span, rnd):
+        step = rnd(np.pi / span if half_turns else 2 * np.pi / span)
+        base = rnd(k * step)
         out = np.zeros_like(k)
         for j in range(len(coeffs) - 1, 0, -1):
-            out = out + (-1) ** j * coeffs[j] * np.cos(base * (2 * j if half_turns else j))
-        return out + coeffs[0]
+            c = rnd(np.cos(rnd(base * (2 * j if half_turns else j))))
+            out = rnd(out + rnd(c * rnd((-1) ** j * coeffs[j])))
+        return rnd(out + rnd(coeffs[0]))
     return values
 
 
@@ -136,7 +150,15 @@ def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, de
         tensor([0.0000, 0.5000, 1.0000, 0.5000, 0.0000])
     """
     return _window("bartlett_window", window_length, periodic, dtype, device, requires_grad,
-                   lambda k, span: 1 - np.abs(2 * k / span - 1), pin_memory)
+                   _triangle, pin_memory)
+
+
+def _triangle(k, span, rnd):
+    """``2 n / N`` up to the middle and ``2 - 2 n / N`` after it, each rounded as torch's."""
+    out = rnd(k * rnd(2.0 / span))
+    late = k > span // 2
+    out[late] = rnd(2 - out[late])
+    return out
 
 
 def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=None,
@@ -155,7 +177,7 @@ def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout
     """
     beta = float(beta)
 
-    def values(k, span):
+    def values(k, span, rnd):
         r = 2 * k / span - 1
         return np.i0(beta * np.sqrt(np.maximum(1 - r * r, 0))) / np.i0(beta)
 
