@@ -60,3 +60,22 @@ def test_linear_cross_entropy_in_nn_modules():
     same(lambda t: (t.nn.modules.LinearCrossEntropyLoss.__name__,
                     t.nn.modules.LinearCrossEntropyOptions.__name__,
                     t.nn.modules.LinearCrossEntropyLoss is t.nn.LinearCrossEntropyLoss))
+
+
+# -- 4. l1_loss: a NaN difference has gradient 0 (torch's sign), not NaN ----------------------
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16", "complex64"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_l1_loss_nan_difference_grad(dtype, reduction):
+    def f(t):
+        dt = getattr(t, dtype)
+        big = 3.0 if dtype == "complex64" else float("inf")
+        a = t.tensor([float("nan"), 1.0, -2.0, 0.5, big], dtype=dt, requires_grad=True)
+        b = t.tensor([0.0, float("nan"), 1.0, 0.5, 1.0], dtype=dt, requires_grad=True)
+        out = t.nn.functional.l1_loss(a, b, reduction=reduction)
+        s = out.sum()
+        ga, gb = t.autograd.grad(s.real if s.is_complex() else s, [a, b])
+        if dtype == "bfloat16":  # (the oracle reads bfloat16 through float32)
+            return out.float(), ga.float(), gb.float()
+        return out, ga, gb
+
+    same(f, rtol=1e-6, atol=1e-6)

@@ -642,7 +642,10 @@ def _pointwise_slope(xp, kind, d, p):
     if kind == "mse":
         return 2 * d
     if kind == "l1":
-        return xp.sign(d)
+        if d.dtype.kind == "c":
+            return xp.sign(d)
+        # torch's sign: 0 (not NaN) at a NaN difference
+        return xp.subtract(d > 0, d < 0, dtype=d.dtype)
     if kind == "smooth_l1":
         return xp.clip(d / p, -1, 1)
     return xp.clip(d, -p, p)
