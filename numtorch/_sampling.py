@@ -313,7 +313,7 @@ def randn_like(input, *, generator=None, dtype=None, layout=None, device=None,
         if out.is_contiguous():  # overlapping or broadcast strides are not kept
             return randn(input.shape, generator=generator, dtype=dt, device=dev,
                          requires_grad=requires_grad)
-        return out.normal_(generator=generator).requires_grad_(requires_grad)
+        return out.normal_(generator=generator)._set_requires_grad(requires_grad)
     return _in_layout_of(input, randn(input.shape, generator=generator, dtype=dt, device=dev,
                                       requires_grad=requires_grad))
 

@@ -58,7 +58,7 @@ def _factory_requires_grad(t):
     if t.dtype._category < _dtype._FLOAT:
         raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                            "gradients")
-    return t.requires_grad_(True)
+    return t._set_requires_grad(True)
 
 
 # torch's refusal to deepcopy a tensor that is not a graph leaf (dense and sparse alike)
@@ -282,10 +282,19 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
             # torch words the attribute's refusal apart from requires_grad_()'s
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
-        self.requires_grad_(value)
+        self._set_requires_grad(value)
 
     def requires_grad_(self, requires_grad=True):
         """Set whether autograd records operations on this leaf tensor (in place)."""
+        if _FUNC_KINDS:  # torch refuses the method inside a torch.func transform
+            from .func._batched import _REQUIRES_GRAD_IN_TRANSFORM
+
+            raise RuntimeError(_REQUIRES_GRAD_IN_TRANSFORM)
+        return self._set_requires_grad(requires_grad)
+
+    def _set_requires_grad(self, requires_grad=True):
+        """``requires_grad_`` without the torch.func refusal: the attribute setter, factories'
+        ``requires_grad=True`` and Parameter, which torch allows inside a transform."""
         if self._grad_fn is not None:
             if not requires_grad:
                 raise RuntimeError("you can only change requires_grad flags of leaf variables. "

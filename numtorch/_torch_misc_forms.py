@@ -131,7 +131,7 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
                            f"physical_layout; got {len(size)} and {len(order)}")
     stored = numtorch.empty(tuple(size[d] for d in order), dtype=dtype, device=device)
     out = stored.permute(tuple(np.argsort(order).tolist()))
-    return out.requires_grad_() if requires_grad else out
+    return out._set_requires_grad() if requires_grad else out
 
 
 def binomial(count, prob, generator=None):

@@ -4,9 +4,6 @@ shapes and exceptions at test time."""
 
 from importlib import import_module
 
-import torch
-
-import numtorch
 from tests._compare_user_code import check
 
 
@@ -25,17 +22,16 @@ def _disable_inside(lib, case):
     steps = []
     try:
         if case == "hooks":
-            with g.saved_tensors_hooks(lambda t: t, lambda t: t):
-                with g.disable_saved_tensors_hooks("no hooks in here"):
-                    steps.append(1)
+            with g.saved_tensors_hooks(lambda t: t, lambda t: t), \
+                    g.disable_saved_tensors_hooks("no hooks in here"):
+                steps.append(1)
         elif case == "save_on_cpu":
-            with g.save_on_cpu():
-                with g.disable_saved_tensors_hooks("no cpu offload"):
-                    steps.append(2)
+            with g.save_on_cpu(), g.disable_saved_tensors_hooks("no cpu offload"):
+                steps.append(2)
         else:  # the other nesting is refused when the hooks are entered
-            with g.disable_saved_tensors_hooks("refused later"):
-                with g.saved_tensors_hooks(lambda t: t, lambda t: t):
-                    steps.append(3)
+            with g.disable_saved_tensors_hooks("refused later"), \
+                    g.saved_tensors_hooks(lambda t: t, lambda t: t):
+                steps.append(3)
     except RuntimeError as e:
         steps.append(str(e))
     # hooks work again afterwards
@@ -62,3 +58,49 @@ def _saved_names(lib, expr):
 def test_grad_fn_saved_attributes_are_not_methods():
     for expr in ("x * 2", "x.sin()", "x + 1", "x.pow(2)", "x.sum()"):
         _check(lambda lib, expr=expr: _saved_names(lib, expr))
+
+
+# -- Tensor.requires_grad_() inside a torch.func transform ------------------------------------
+def _rg_in_transform(lib, case):
+    f = import_module(lib.__name__ + ".func")
+    x = lib.tensor([1.0, 2.0, 3.0])
+    ones = lambda: lib.ones(3)
+    if case == "grad":
+        return f.grad(lambda a: (a * ones().requires_grad_()).sum())(x)
+    if case == "grad_false":
+        return f.grad(lambda a: (a * ones().requires_grad_(False)).sum())(x)
+    if case == "grad_input":
+        return f.grad(lambda a: (a.requires_grad_() * 2).sum())(x)
+    if case == "vmap":
+        return f.vmap(lambda a: a * ones().requires_grad_())(lib.ones(2, 3))
+    if case == "jvp":
+        return f.jvp(lambda a: a * ones().requires_grad_(), (x,), (x,))
+    if case == "vjp":
+        return f.vjp(lambda a: a * ones().requires_grad_(), x)[0]
+    if case == "jacrev":
+        return f.jacrev(lambda a: a * ones().detach().requires_grad_())(x)
+    if case == "buffer":
+        return f.grad(lambda a: (a * lib.nn.Buffer(ones())).sum())(x)
+    # what torch allows inside a transform: factories' requires_grad=True, Parameter, modules
+    # (frozen embeddings too), the attribute setter, autograd.grad, forward AD
+    if case == "allowed":
+        def fn(a):
+            w = lib.ones(3, requires_grad=True)
+            p = lib.nn.Parameter(lib.ones(3))
+            e = lib.nn.Embedding.from_pretrained(lib.ones(4, 3))(lib.tensor([1]))[0]
+            r = lib.randn_like(a, requires_grad=True) * 0
+            t = lib.ones(3)
+            t.requires_grad = True
+            lin = lib.nn.Linear(3, 1)
+            g = lib.autograd.grad((a ** 2).sum(), a, create_graph=True)[0]
+            return (a * w * p * e * t + r + g).sum() + lin(a).sum() * 0
+        out = f.grad(fn)(x)
+        fw = f.jvp(lambda a: a.sin() * a, (x,), (x,))
+        return out, fw, f.hessian(lambda a: (a ** 3).sum())(x)
+    return lib.ones(3).requires_grad_()  # outside: allowed
+
+
+def test_requires_grad_method_refused_inside_func_transforms():
+    for case in ("grad", "grad_false", "grad_input", "vmap", "jvp", "vjp", "jacrev", "buffer",
+                 "allowed", "outside"):
+        _check(lambda lib, case=case: _rg_in_transform(lib, case))

@@ -125,7 +125,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         from .. import ops
 
         # (differentiable zeros under create_graph, as torch's)
-        res = [r if r is not None else ops.zeros_like(t).requires_grad_(create_graph)
+        res = [r if r is not None else ops.zeros_like(t)._set_requires_grad(create_graph)
                for r, t in zip(res, ins)]
     return tuple(res)
 
@@ -219,7 +219,7 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
             result.append(t.new_zeros((0,) + tuple(t.shape)))
         elif all(c is None for c in column):
             # materialized as torch does it: the input's zeros, without a batch dimension
-            result.append(nt.zeros_like(t).requires_grad_(create_graph)
+            result.append(nt.zeros_like(t)._set_requires_grad(create_graph)
                           if materialize_grads else None)
         else:
             result.append(nt.stack([c if c is not None else nt.zeros_like(t)

@@ -128,7 +128,7 @@ def _jvp(cls, inputs, params, rng_state):
                 leaf = graph._make(x._array)
             if tan is not None and _is_float(x):
                 if not leaf.requires_grad:
-                    leaf.requires_grad_(True)
+                    leaf._set_requires_grad(True)
                 diff.append(leaf)
                 tans.append(tan)
             xs.append(leaf)
@@ -144,7 +144,7 @@ def _jvp(cls, inputs, params, rng_state):
         out = [None] * len(ys)
         if not live:
             return out, multi, ys
-        us = [graph._make(_zeros(ys[k]._array)).requires_grad_(True) for k in live]
+        us = [graph._make(_zeros(ys[k]._array))._set_requires_grad(True) for k in live]
         gs = autograd.grad([ys[k] for k in live], diff, us, create_graph=True,
                            allow_unused=True)
         terms = [_pairing(g, t) for g, t in zip(gs, tans) if g is not None and g.requires_grad]

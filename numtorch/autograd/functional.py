@@ -164,7 +164,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         is_out_tuple, outs = _as_tuple(outs, "outputs of the user-provided function", "jvp")
         _check_outputs(outs, strict)
         # u is a dummy cotangent: vjp(u) = J^T u is linear in u, so d(vjp . v)/du = J v
-        us = tuple(_zeros_like(o).requires_grad_(True) for o in outs)
+        us = tuple(_zeros_like(o)._set_requires_grad(True) for o in outs)
         from . import grad
 
         diff = [(o, u) for o, u in zip(outs, us) if o.requires_grad]

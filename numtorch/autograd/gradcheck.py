@@ -448,7 +448,7 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
             g = nt.empty(tuple(o.shape), dtype=o.dtype, device=o.device).uniform_(-1, 1)
             if gen_non_contig_grad_outputs and g.dim():
                 g = nt.stack([g, g], dim=-1)[..., 0]
-            grad_outputs.append(g.requires_grad_())
+            grad_outputs.append(g._set_requires_grad())
     grad_outputs = _tuple(grad_outputs)
     n_in = len(inputs)
 

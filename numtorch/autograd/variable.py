@@ -41,7 +41,7 @@ class Variable(Tensor, metaclass=_VariableMeta):
             if requires_grad:
                 raise ValueError("Variable can't be volatile and require_grad at the same time!")
         if requires_grad:
-            t.requires_grad_(True)
+            t._set_requires_grad(True)
         return t
 
     class _execution_engine:  # noqa: N801  (torch's name: Variable._execution_engine)

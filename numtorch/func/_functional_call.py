@@ -64,7 +64,7 @@ def stack_module_state(models):
     for n in names:
         ts = [dict(m.named_parameters())[n] for m in models]
         s = stack([t.detach() for t in ts])
-        params[n] = s.requires_grad_(any(t.requires_grad for t in ts))
+        params[n] = s._set_requires_grad(any(t.requires_grad for t in ts))
     buffers = {n: stack([dict(m.named_buffers())[n] for m in models])
                for n, _ in models[0].named_buffers()}
     return params, buffers

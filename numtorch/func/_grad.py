@@ -118,9 +118,9 @@ class _Inputs:
                     leaf = p.view_as(p)
                 elif p.is_inference():  # (made under inference_mode: a normal copy to record)
                     with inference_mode(False):
-                        leaf = p.clone().requires_grad_(True)
+                        leaf = p.clone()._set_requires_grad(True)
                 else:
-                    leaf = p.detach().requires_grad_(True)
+                    leaf = p.detach()._set_requires_grad(True)
                 self.leaves.append(leaf)
                 self.levels.append(lv)
                 if writable:  # forward mode: func may write its inputs in place, as torch's
@@ -380,7 +380,7 @@ def _linear_pushforward(func, primals, has_aux, strict):
     for o in flat_out:
         phys, _ = B.physical(o)
         differentiable = phys.dtype.is_floating_point or phys.dtype.is_complex
-        u = zeros_like(phys).requires_grad_(differentiable)
+        u = zeros_like(phys)._set_requires_grad(differentiable)
         us.append(u)
         if phys.requires_grad and differentiable:
             outs.append((phys, u))

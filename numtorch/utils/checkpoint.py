@@ -378,7 +378,7 @@ class _Frame:
                 if self.args[i].requires_grad and not t.requires_grad:
                     # torch's unpacked saved tensor keeps the original's place in the graph;
                     # here it only has to record the ops again (the values go to its nodes)
-                    t = t.detach().requires_grad_(True)
+                    t = t.detach()._set_requires_grad(True)
                 args[i] = t
             with self.state.replay(), enable_grad(), self.recompute_ctx_fn(), \
                     saved_tensors_hooks(pack, _no_unpack):

@@ -72,7 +72,7 @@ class Embedding(Module):
         if fresh:
             self.reset_parameters()
         if _freeze:
-            self.weight.requires_grad_(False)
+            self.weight._set_requires_grad(False)  # (allowed inside torch.func)
         self.sparse = sparse
 
     def reset_parameters(self):
