@@ -190,3 +190,75 @@ def test_triu_of_permuted_batch():
     same(lambda t: [(r, r.stride()) for r in (
         t.arange(24.).view(2, 3, 4).transpose(0, 2).triu(),
         t.arange(24.).view(2, 3, 4).transpose(0, 2).permute(1, 0, 2).tril(-1))])
+
+
+# -- 4. lerp's dtypes: a 0-d weight promotes, end must match, complex weights -------------------
+
+def _lerp_ab(t):
+    return t.tensor([1, 2]), t.tensor([5, 10])
+
+
+_LERP = {
+    "int_0d_f64": lambda t, a, e: t.lerp(a, e, t.tensor(0.25, dtype=t.float64)),
+    "int_0d_f32": lambda t, a, e: t.lerp(a, e, t.tensor(0.25)),
+    "int_0d_int": lambda t, a, e: t.lerp(a, e, t.tensor(1)),
+    "int_1d_f32": lambda t, a, e: t.lerp(a, e, t.tensor([0.25, 0.5])),
+    "int_scalar": lambda t, a, e: t.lerp(a, e, 0.25),
+    "bool_0d_f32": lambda t, a, e: t.lerp(a.bool(), e.bool(), t.tensor(0.5)),
+    "int32_0d_bool": lambda t, a, e: t.lerp(a.int(), e.int(), t.tensor(True)),
+    "f32_0d_f64": lambda t, a, e: t.lerp(a.float(), e.float(), t.tensor(0.25, dtype=t.float64)),
+    "f16_0d_f32": lambda t, a, e: t.lerp(a.half(), e.half(), t.tensor(0.25)),
+    "all_0d_end_f64": lambda t, a, e: t.lerp(t.tensor(1.), t.tensor(2., dtype=t.float64),
+                                             t.tensor(0.5)),
+    "end_0d_f64": lambda t, a, e: t.lerp(a.float(), t.tensor(3., dtype=t.float64), 0.5),
+    "complex_scalar_w": lambda t, a, e: t.lerp(a.to(t.complex64), e.to(t.complex64), 0.5 + 0.5j),
+    "complex_scalar_w_far": lambda t, a, e: t.lerp(a.to(t.complex128), e.to(t.complex128),
+                                                   0.25 + 0.9j),
+    "complex_w_on_f32": lambda t, a, e: t.lerp(a.float(), e.float(), 0.5j),
+    "complex_w_on_f64": lambda t, a, e: t.lerp(a.double(), e.double(), 0.5j),
+    "complex_w_on_f16": lambda t, a, e: t.lerp(a.half(), e.half(), 0.5j),
+    "complex_0d_w_on_f32": lambda t, a, e: t.lerp(a.float(), e.float(), t.tensor(0.5j)),
+    "complex_1d_w_on_f32": lambda t, a, e: t.lerp(a.float(), e.float(), t.tensor([0.5j, 1])),
+    "out_f64": lambda t, a, e: t.lerp(a.float(), e.float(), t.tensor(0.5),
+                                      out=t.empty(2, dtype=t.float64)),
+    "out_long": lambda t, a, e: t.lerp(a, e, t.tensor(0.5), out=t.empty(2, dtype=t.long)),
+    "inplace_long": lambda t, a, e: a.clone().lerp_(e, t.tensor(0.5)),
+    "inplace_complex_w": lambda t, a, e: a.float().lerp_(e.float(), t.tensor(0.5j)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LERP))
+def test_lerp_dtypes(name):
+    same(lambda t: _LERP[name](t, *_lerp_ab(t)))
+
+
+def test_lerp_0d_weight_grads():
+    def fn(t):
+        a = t.tensor([1., 2.], requires_grad=True)
+        e = t.tensor([5., 10.], requires_grad=True)
+        w = t.tensor(0.3, dtype=t.float64, requires_grad=True)
+        y = t.lerp(a, e, w)
+        return y, t.autograd.grad((y * t.tensor([1., 3.])).sum(), (a, e, w))
+
+    same(fn, rtol=1e-6)
+
+
+def test_lerp_complex_scalar_weight_grads():
+    def fn(t):
+        a = t.tensor([1 + 1j, 2j], requires_grad=True)
+        e = t.tensor([3 - 1j, 1 + 0j], requires_grad=True)
+        y = t.lerp(a, e, 0.7 - 0.2j)
+        return y, t.autograd.grad(y.abs().sum(), (a, e))
+
+    same(fn, rtol=1e-5, atol=1e-6)
+
+
+def test_lerp_complex_tensor_weight_grads():
+    def fn(t):
+        a = t.tensor([1 + 1j, 2j], requires_grad=True)
+        e = t.tensor([3 - 1j, 1 + 0j], requires_grad=True)
+        w = t.tensor([0.7 - 0.2j, 0.1 + 0.5j], requires_grad=True)
+        y = t.lerp(a, e, w)
+        return y, t.autograd.grad(y.abs().sum(), (a, e, w))
+
+    same(fn, rtol=1e-5, atol=1e-6)

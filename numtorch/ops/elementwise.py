@@ -408,7 +408,7 @@ class Lerp(Op):
             return fused
         if w is None:
             w = self.weight
-            if -0.5 < w < 0.5:
+            if abs(w) < 0.5:  # (a complex weight of a complex lerp: by its modulus)
                 return a + d * a.dtype.type(w)
             return b - d * a.dtype.type(1 - w)
         return keep_dtype.where(self.xp, self.xp.abs(w) < 0.5, a + w * d, b - d * (1 - w))
@@ -428,14 +428,18 @@ class Lerp(Op):
         return _fma_once(self.xp.where(near, a, b), d, self.xp.where(near, w, w - one))
 
     def backward(self, grad):
+        # (complex: the conjugate derivatives, as torch's chain rule takes them)
         if len(self.needs_input_grad) == 2:
             w = self.weight
+            if isinstance(w, complex):
+                w = w.conjugate()
             na, nb = self.needs_input_grad
             return (grad * (1 - w) if na else None), (grad * w if nb else None)
         a, b, w = self.saved_inputs()
+        w = _cj(w)
         na, nb, nw = self.needs_input_grad
         return (grad * (1 - w) if na else None, grad * w if nb else None,
-                grad * (b - a) if nw else None)
+                grad * _cj(b - a) if nw else None)
 
 
 class Addcmul(Op):
@@ -783,16 +787,24 @@ def square(input, *, out=None):
     return _out(pow(input, 2), out, "square")
 
 
-def _float_kernel_dtype(fn, kernel, *tensors):
-    """torch's lerp demands one floating dtype for all dimensioned tensor operands."""
-    ref = tensors[0]
-    for name, t in zip(("end", "weight"), tensors[1:]):
-        if isinstance(t, Tensor) and t.dtype is not ref.dtype and t.ndim:
-            cpp = _dtype._CPP_TYPE  # torch names C++ types: float, double, c10::Half, ...
-            raise RuntimeError(f"expected dtype {cpp[ref.dtype.name]} for `{name}` but got "
+def _lerp_dtype(kernel, input, end, weight):
+    """The dtype torch's lerp computes in: ``end`` (and a dimensioned tensor ``weight``) must
+    have ``input``'s dtype; a 0-d weight promotes as a 0-d operand does (an integer start with
+    a 0-d float weight interpolates in the weight's dtype); a floating or complex one only."""
+    cpp = _dtype._CPP_TYPE  # torch names C++ types: float, double, c10::Half, ...
+    dt = input.dtype
+    for name, t in (("end", end), ("weight", weight)):
+        if isinstance(t, Tensor) and t.dtype is not dt and (t.ndim or name == "end"):
+            raise RuntimeError(f"expected dtype {cpp[dt.name]} for `{name}` but got "
                                f"dtype {cpp[t.dtype.name]}")
-    if not ref.dtype.is_floating_point and not ref.dtype.is_complex:
-        raise _not_implemented(kernel, ref._array.dtype)
+    if isinstance(weight, Tensor):
+        dt = _dtype.result_type(input, weight)
+    elif isinstance(weight, complex) and not dt.is_complex:
+        raise RuntimeError(f"value cannot be converted to type "
+                           f"{'double' if dt is _dtype.float64 else 'float'} without overflow")
+    if not dt.is_floating_point and not dt.is_complex:
+        raise _not_implemented(kernel, dt.np)
+    return dt
 
 
 def lerp(input, end, weight, *, out=None):
@@ -812,9 +824,11 @@ def lerp(input, end, weight, *, out=None):
     _check_tensor("lerp", end, "end", 2)
     _check_number_or_tensor("lerp", weight, "weight", 3)
     kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
-    _float_kernel_dtype("lerp", kernel, input, end, weight)
-    if isinstance(weight, Tensor) and weight.dtype is not input.dtype:
-        weight = weight.to(input.dtype)  # a 0-d weight may differ; torch computes in input's
+    dt = _lerp_dtype(kernel, input, end, weight)
+    if input.dtype is not dt:  # (an integer or bool start with a 0-d float weight)
+        input, end = input.to(dt), end.to(dt)
+    if isinstance(weight, Tensor) and weight.dtype is not dt:
+        weight = weight.to(dt)  # a 0-d weight may differ
     if isinstance(weight, Tensor):
         return _out(Lerp.apply(input, end, weight, node_name="LerpBackward1"), out, "lerp",
                     over=(input, end, weight))
