@@ -7,7 +7,10 @@ ones); ``dist.gather``/``dist.scatter`` to a root outside the default group with
 on a non-root rank raised the backend's "invalid root rank" where torch first refuses the list
 ("must NOT be specified on non-destination ranks"); ``DistributedDataParallel(cpu_module,
 output_device=0)`` (or ``device_ids=[]``) raised where torch accepts them (torch refuses only
-truthy ``device_ids``/``output_device`` for a CPU module).
+truthy ``device_ids``/``output_device`` for a CPU module); ``distribute_tensor``,
+``DTensor.from_local`` and ``redistribute`` took any ``Shard(dim)`` (past the last dim, or
+negative beyond ``-ndim``) and built a DTensor whose placements name no dim of it; torch
+refuses them (each API with its own error).
 """
 
 import warnings
@@ -64,6 +67,41 @@ def _outcome(fn):
             return ("ok", repr(fn()))
         except Exception as e:  # noqa: BLE001 - class and message are compared
             return type(e).__name__, str(e)
+
+
+def _shard(lib, api, dims, ndim=2):
+    from importlib import import_module
+
+    dt = import_module(lib.__name__ + ".distributed.tensor")
+    mesh = import_module(lib.__name__ + ".distributed.device_mesh").init_device_mesh(
+        "cpu", (1,) * len(dims))
+    x = lib.arange(6.).reshape((2, 3)[:ndim]) if ndim else lib.tensor(1.)
+    placements = [dt.Shard(d) for d in dims]
+    if api == "distribute":
+        out = dt.distribute_tensor(x, mesh, placements)
+    elif api == "from_local":
+        out = dt.DTensor.from_local(x, mesh, placements)
+    else:
+        out = dt.distribute_tensor(x, mesh).redistribute(mesh, placements)
+    return out.placements, out.to_local().tolist()
+
+
+SHARDS = [("distribute", (d,)) for d in (0, 1, 2, 3, -1, -2, -3, -4, -5)] + \
+    [("from_local", (d,)) for d in (1, 2, 3, -1, -3, -5)] + \
+    [("redistribute", (d,)) for d in (1, -2, -3, -4)] + \
+    [("distribute", (0, -3)), ("distribute", (-4, -1)), ("redistribute", (-3, 0))]
+
+
+@pytest.mark.parametrize("api,dims", SHARDS, ids=[f"{a}{d}" for a, d in SHARDS])
+def test_dtensor_shard_dims_checked_as_in_torch(worlds, api, dims):
+    assert _outcome(lambda: _shard(numtorch, api, dims)) == \
+        _outcome(lambda: _shard(torch, api, dims))
+
+
+@pytest.mark.parametrize("api", ["distribute", "from_local"])
+def test_dtensor_shard_of_a_scalar_as_in_torch(worlds, api):
+    assert _outcome(lambda: _shard(numtorch, api, (0,), ndim=0)) == \
+        _outcome(lambda: _shard(torch, api, (0,), ndim=0))
 
 
 @pytest.mark.parametrize("case", list(_cases(torch)))

@@ -56,7 +56,10 @@ def _keep_as_parameter(cls):
     parameter._KEPT_AS_ITSELF.add(cls)
 
 
-def _normalize(placements, mesh, ndim):
+def _normalize(placements, mesh, ndim, api=None):
+    """The placements as a tuple, negative ``Shard`` dims counted from the end; ``api``
+    ("distribute", "from_local" or "redistribute") refuses the ``Shard`` dims torch's refuses
+    there, with its errors."""
     if placements is None:
         placements = [Replicate()] * mesh.ndim
     placements = list(placements)
@@ -65,11 +68,37 @@ def _normalize(placements, mesh, ndim):
                          f"Found placements length: {len(placements)}, and device_mesh.ndim: "
                          f"{mesh.ndim}.")
     out = []
-    for p in placements:
+    for i, p in enumerate(placements):
         if isinstance(p, Shard) and p.dim < 0:
             p = type(p)(p.dim + ndim) if type(p) is Shard else p
+        if type(p) is Shard:
+            _check_shard_dim(p.dim, ndim, i, api)
         out.append(p)
-    return tuple(out)
+    out = tuple(out)
+    if api in ("distribute", "redistribute"):
+        for p in out:
+            if type(p) is Shard and p.dim < 0:
+                raise AssertionError(f"Shard dim {p.dim} in placements {out} must be normalized")
+    return out
+
+
+def _check_shard_dim(dim, ndim, index, api):
+    """torch's refusals of a (once normalised) ``Shard(dim)`` of an ``ndim``-dim tensor."""
+    if api == "from_local":
+        if dim < 0:
+            raise RuntimeError(f"Shard placements should have negative dims normalized in the "
+                               f"user-facing APIs: S({dim})")
+        if dim >= ndim:
+            raise RuntimeError(f"Sharding dim {dim} greater than tensor ndim {ndim} for "
+                               f"placement number {index}")
+    elif api == "distribute":  # torch splits the tensor with chunk() along the dim
+        if dim > ndim:
+            raise AssertionError(f"Sharding dim {dim} greater than tensor ndim {ndim}")
+        if ndim <= 0:
+            raise AssertionError(f"Expected tensor.dim() > 0, got {ndim}")
+        if not -ndim <= dim < ndim:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
+                             f"{ndim - 1}], but got {dim})")
 
 
 def _wrap(local, spec, leaf=False):
@@ -229,7 +258,7 @@ class DTensor(Tensor):
         mesh = device_mesh if device_mesh is not None else self._spec.mesh
         if mesh != self._spec.mesh:
             raise NotImplementedError("Cross device mesh comm not supported yet!")
-        placements = _normalize(placements, mesh, self.ndim)
+        placements = _normalize(placements, mesh, self.ndim, "redistribute")
         for old, new in zip(self._spec.placements, placements):
             if isinstance(new, Partial) and old != new:
                 raise RuntimeError(f"Can not redistribute from {old} to {new}, redistributing "
@@ -253,7 +282,7 @@ class DTensor(Tensor):
         Replicate dimensions, as torch does."""
         if device_mesh is None:
             raise RuntimeError("from_local needs a device_mesh")
-        placements = _normalize(placements, device_mesh, local_tensor.dim())
+        placements = _normalize(placements, device_mesh, local_tensor.dim(), "from_local")
         if shape is None:
             shape = compute_global_shape(tuple(local_tensor.shape), device_mesh, placements)
             stride = None
@@ -296,7 +325,7 @@ def distribute_tensor(tensor, device_mesh=None, placements=None, *, src_data_ran
                              f"{tensor.placements} to a different placements {placements}. do "
                              "you want to call `redistribute` instead?")
         return tensor
-    placements = _normalize(placements, device_mesh, tensor.dim())
+    placements = _normalize(placements, device_mesh, tensor.dim(), "distribute")
     data = tensor.detach()
     if src_data_rank is not None:
         data = _broadcast_from(data.clone(), device_mesh, src_data_rank)
