@@ -262,3 +262,30 @@ def test_lerp_complex_tensor_weight_grads():
         return y, t.autograd.grad(y.abs().sum(), (a, e, w))
 
     same(fn, rtol=1e-5, atol=1e-6)
+
+
+# -- 5. complex number factors in derivatives are conjugated (add/sub/rsub alpha) --------------
+
+_ALPHA = {
+    "add": lambda t, a, b: t.add(a, b, alpha=1 + 2j),
+    "sub": lambda t, a, b: t.sub(a, b, alpha=1 - 2j),
+    "rsub": lambda t, a, b: t.rsub(a, b, alpha=2j),
+    "add_inplace": lambda t, a, b: a.clone().add_(b, alpha=0.5j),
+    "sub_method": lambda t, a, b: a.sub(b, alpha=-1j),
+    "add_bcast": lambda t, a, b: t.add(a.view(2, 2), b[:2], alpha=3 - 1j),
+}
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("name", sorted(_ALPHA))
+def test_complex_alpha_grads(name, dtype):
+    def fn(t):
+        dt = getattr(t, dtype)
+        a = t.tensor([1 + 2j, -0.5 + 0.3j, 0.7 - 1.1j, 0.2 + 0.4j], dtype=dt, requires_grad=True)
+        b = t.tensor([0.3 - 0.2j, 1.1 + 0.9j, -0.4 + 0.6j, 0.8 - 0.1j], dtype=dt,
+                     requires_grad=True)
+        y = _ALPHA[name](t, a, b)
+        return y, t.autograd.grad((y.abs() * t.linspace(0.5, 1.5, y.numel()).view(y.shape)).sum(),
+                                  (a, b))
+
+    same(fn, rtol=1e-5, atol=1e-6)

@@ -52,6 +52,11 @@ _ND = np.ndarray
 _SPLIT_FROM = 2 * _intraop._MIN_PART
 
 
+def _conj_number(x):
+    """A number factor of a derivative as torch's complex chain rule takes it: conjugated."""
+    return x.conjugate() if isinstance(x, (complex, np.complexfloating)) else x
+
+
 class Add(Op):
     """y = a + alpha * b; dy/da = 1, dy/db = alpha."""
 
@@ -77,7 +82,7 @@ class Add(Op):
             _broadcast_error(e, a, b)
 
     def backward(self, grad):
-        return grad, (grad if self.alpha == 1 else grad * self.alpha)
+        return grad, (grad if self.alpha == 1 else grad * _conj_number(self.alpha))
 
 
 class Sub(Op):
@@ -105,7 +110,7 @@ class Sub(Op):
             _broadcast_error(e, a, b)
 
     def backward(self, grad):
-        return grad, (-grad if self.alpha == 1 else grad * (-self.alpha))
+        return grad, (-grad if self.alpha == 1 else grad * (-_conj_number(self.alpha)))
 
     def backward_arrays(self, g):
         if self.alpha != 1:
