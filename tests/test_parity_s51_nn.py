@@ -79,3 +79,38 @@ def test_l1_loss_nan_difference_grad(dtype, reduction):
         return out, ga, gb
 
     same(f, rtol=1e-6, atol=1e-6)
+
+
+# -- 5. ASGD foreach=True on 16-bit parameters: torch's multi-tensor rounding ------------------
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("foreach", [False, True])
+@pytest.mark.parametrize("kw", [{}, {"weight_decay": 0.1}, {"t0": 1, "maximize": True}],
+                         ids=["plain", "wd", "t0_max"])
+def test_asgd_half_foreach(dtype, foreach, kw):
+    def f(t):
+        g = t.Generator().manual_seed(0)
+        p = t.nn.Parameter(t.randn(16, generator=g).to(getattr(t, dtype)))
+        opt = t.optim.ASGD([p], lr=0.1, foreach=foreach, **kw)
+        for _ in range(3):
+            opt.zero_grad()
+            (p ** 3).sum().backward()
+            opt.step()
+        st = opt.state[p]
+        return p.detach().float(), st["ax"].float(), st["eta"], st["mu"]
+
+    same(f)
+
+
+# -- 6. fused=True refuses complex parameters at step, as torch's kernels do -------------------
+@pytest.mark.parametrize("name", ["Adam", "AdamW", "SGD", "Adagrad"])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_fused_step_complex_param(name, dtype):
+    def f(t):
+        p = t.nn.Parameter(t.ones(2, dtype=getattr(t, dtype)))
+        q = t.nn.Parameter(t.ones(2))
+        opt = getattr(t.optim, name)([q, p], lr=0.1, fused=True)
+        p.grad, q.grad = t.ones_like(p), t.ones_like(q)
+        opt.step()
+        return p.detach(), q.detach()
+
+    same(f)

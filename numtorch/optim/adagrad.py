@@ -46,6 +46,9 @@ class Adagrad(Optimizer):
 
     _sparse_step = _sparse_grads.adagrad  # only the gradient's rows change
 
+    def _fused_refusal(self, param):
+        return RuntimeError("`fused` does not support sparse grad or complex param")
+
     def _step_group(self, group):
         if _device_step.on_device(group["params"]):  # a GPU: multi-tensor launches
             group = _device_step.step_group(self, group, _device_step.adagrad_step)

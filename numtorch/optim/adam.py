@@ -250,6 +250,11 @@ class Adam(Optimizer):
         super().__init__(params, defaults)
         check_fused(fused, foreach, differentiable)
 
+    def _fused_refusal(self, param):
+        return RuntimeError(f"`fused=True` requires all the params to be floating point Tensors "
+                            f"of supported devices: ['mps', 'cuda', 'xpu', 'hpu', 'cpu', 'mtia', "
+                            f"'privateuseone'] but {param.dtype} and {param.device.type}")
+
     def _step_group(self, group):
         if _device_step.on_device(group["params"]):  # a GPU: multi-tensor launches
             group = _device_step.step_group(self, group, _device_step.adam_step)

@@ -53,7 +53,13 @@ class ASGD(Optimizer):
         eta_arr, mu_arr = state["eta"]._array, state["mu"]._array
         eta, mu = float(eta_arr), float(mu_arr)
         p *= 1 - lambd * eta
-        p[...] = add_scaled(p, g, -eta)
+        if group["foreach"] and param.dtype.is_floating_point and param.dtype.itemsize == 2:
+            # torch's multi-tensor step: eta rounded to the 16-bit dtype, the update computed
+            # in float32 and rounded once
+            f32 = p.dtype.type(eta).astype("float32")
+            p[...] = p.astype("float32") - f32 * g.astype("float32")
+        else:
+            p[...] = add_scaled(p, g, -eta)
         ax = state["ax"]._array
         if mu != 1:
             ax += (p - ax) * mu

@@ -338,8 +338,21 @@ class Optimizer:
         mode = _enable_grad() if self.defaults.get("differentiable") else no_grad()
         with mode:
             for group in self.param_groups:
+                if group.get("fused"):
+                    self._check_fused(group)
                 self._step_group(group)
         return loss
+
+    def _fused_refusal(self, param):
+        """The error torch's fused kernel raises for ``param`` (complex); None (the default):
+        no fused kernel to refuse it."""
+
+    def _check_fused(self, group):
+        for p in group["params"]:
+            if p.grad is not None and p.is_complex():
+                err = self._fused_refusal(p)
+                if err is not None:
+                    raise err
 
     def _optimizer_step_code(self):
         """Runs after every step (torch's profiler marks it); nothing to do here."""

@@ -130,6 +130,12 @@ class SGD(Optimizer):
         super().__init__(params, defaults)
         check_fused(fused, foreach, differentiable)
 
+    def _fused_refusal(self, param):
+        from .._dtype import _TYPE_DISPLAY
+
+        return NotImplementedError(f'"fused_sgd_kernel" not implemented for '
+                                   f"'{_TYPE_DISPLAY[param.dtype.name]}'")
+
     def _step_group(self, group):
         hp = hyperparameters(group)
         if hp.get("differentiable"):
