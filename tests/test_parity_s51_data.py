@@ -6,7 +6,9 @@ Found: a legacy (pre-1.6) checkpoint cut inside a storage's 8-byte size field, o
 protocol version other than 1001, raised numtorch's own wording where torch says "unexpected
 EOF, expected N more bytes. The file might be corrupted." / "Invalid protocol version: X";
 ``WeightedRandomSampler.weights`` was a NumPy array where torch keeps a float64 tensor (that
-shares a float64 tensor's memory, so writes to either change the sampling).
+shares a float64 tensor's memory, so writes to either change the sampling); ``Sampler`` took
+the ``data_source`` argument torch 2.13 no longer has (``super().__init__(data_source)`` in
+a custom sampler is object.__init__'s TypeError there).
 """
 
 import io
@@ -81,3 +83,39 @@ def test_weighted_random_sampler_shares_a_float64_weights_tensor():
         return first, second, list(s), w.tolist()
 
     assert run(numtorch) == run(torch)
+
+
+def _sampler_subclass(lib, how):
+    base = lib.utils.data.Sampler
+
+    class Custom(base):
+        def __init__(self, data):
+            if how == "positional":
+                super().__init__(data)
+            elif how == "keyword":
+                super().__init__(data_source=data)
+            else:
+                super().__init__()
+            self.data = data
+
+        def __iter__(self):
+            return iter(range(len(self.data)))
+
+        def __len__(self):
+            return len(self.data)
+
+    return list(lib.utils.data.DataLoader([5, 6, 7], sampler=Custom([5, 6, 7]), batch_size=2))
+
+
+@pytest.mark.parametrize("how", ["positional", "keyword", "none"])
+def test_sampler_base_init_takes_no_data_source_as_in_torch(how):
+    # torch 2.13's Sampler has no __init__ of its own: passing the old data_source argument
+    # up is object.__init__'s TypeError
+    ours = _outcome(lambda: _sampler_subclass(numtorch, how))
+    theirs = _outcome(lambda: _sampler_subclass(torch, how))
+    assert ours == theirs
+
+
+def test_sampler_called_with_an_argument_as_in_torch():
+    assert _outcome(lambda: numtorch.utils.data.Sampler([1])) == \
+        _outcome(lambda: torch.utils.data.Sampler([1]))

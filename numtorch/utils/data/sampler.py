@@ -26,8 +26,7 @@ class Sampler(Generic[_T_co]):
 
     __repr__ = object_repr  # <torch.utils.data...> as printed and quoted in errors
 
-    def __init__(self, data_source=None):
-        pass
+    # (no __init__, as in torch: ``super().__init__(data_source)`` is object's TypeError)
 
     def __iter__(self):
         raise NotImplementedError(f"{type(self).__name__} must implement __iter__")
