@@ -285,7 +285,7 @@ def _resize(input, sizes, scales, mode, align_corners, antialias):
                 "bilinear": "upsample_bilinear2d_channels_last"}.get(
             mode, "compute_indices_weights_linear" if mode in ("linear", "trilinear")
             else "compute_indices_weights_cubic")
-    if dt is _dtype.uint8 and nd == 2 and mode in ("bilinear", "bicubic"):
+    if dt is _dtype.uint8 and nd == 2 and mode in ("bilinear", "bicubic", "lanczos"):
         _check_sizes(input, sizes)  # (integer arithmetic on the host for any device)
         return _resample.resize_uint8(input.cpu(), sizes, scales, mode, align_corners,
                                       antialias).to(input.device)

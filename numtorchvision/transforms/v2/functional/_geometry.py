@@ -199,10 +199,12 @@ def resize_image(image, size, interpolation=InterpolationMode.BILINEAR, max_size
 # x86 CPUs with AVX2 (and ARM); numtorch's interpolate reproduces those kernels. Other integer
 # images go through float32 and are rounded back.
 _NATIVE_UINT8 = (InterpolationMode.NEAREST, InterpolationMode.NEAREST_EXACT,
-                 InterpolationMode.BILINEAR, InterpolationMode.BICUBIC)
+                 InterpolationMode.BILINEAR, InterpolationMode.BICUBIC, InterpolationMode.LANCZOS)
 
 
-_SMOOTH = (InterpolationMode.BILINEAR, InterpolationMode.BICUBIC)
+# the modes that take antialias and align_corners=False (LANCZOS only with antialias)
+_SMOOTH = (InterpolationMode.BILINEAR, InterpolationMode.BICUBIC, InterpolationMode.LANCZOS)
+_OVERSHOOTING = (InterpolationMode.BICUBIC, InterpolationMode.LANCZOS)
 _ROUNDED_KINDS = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
 
 
@@ -216,7 +218,7 @@ def _interpolate(image, size, interpolation, antialias):
                          mode=interpolation.value, align_corners=False if smooth else None,
                          antialias=antialias and smooth)
     if via_float:
-        if kind == torch.uint8 and interpolation == InterpolationMode.BICUBIC:
+        if kind == torch.uint8 and interpolation in _OVERSHOOTING:
             out = out.clamp_(min=0, max=255)
         # torchvision rounds its five signed/uint8 integer kinds; uint16 and wider truncate
         out = (out.round_() if kind in _ROUNDED_KINDS else out).to(kind)
