@@ -158,11 +158,26 @@ def dims(cls, inputs, params, levels):
     """Ops with dim/shape arguments (and trailing-dim ops): operands expanded to every level,
     arguments shifted."""
     if any(params.get(key, 0) is None for key in DIM_KEYS):  # "all dims": no shift applies
+        if getattr(cls, "_op_cls", cls).__name__ == "Roll" and "dims" in params:
+            return _roll_flat(cls, inputs, params, levels)
         return fallback(cls, inputs, params, levels)
     if any(_has_logical(v) for v in params.values()):
         return fallback(cls, inputs, params, levels)
     new = [B.materialize(x, levels) if isinstance(x, Tensor) else x for x in inputs]
     return wrap_outputs(cls.apply(*new, **shift_params(params, levels)), levels)
+
+
+def _roll_flat(cls, inputs, params, levels):
+    """``roll`` without dims rolls each sample's flattened values: one roll of the last dim
+    of the batch-first physical tensor viewed as (*batch, numel)."""
+    (x,) = inputs
+    k = len(levels)
+    p = B.materialize(x, levels)
+    shape = tuple(p.shape)
+    flat = p.reshape(shape[:k] + (-1,))
+    y = cls.apply(flat, shifts=(params["shifts"],) if isinstance(params["shifts"], int)
+                  else tuple(params["shifts"]), dims=(k,))
+    return B.wrap(y.reshape(shape), levels)
 
 
 def permute(cls, inputs, params, levels):
@@ -286,9 +301,10 @@ _ELEMENTWISE_MODULES = ("elementwise", "division", "unary", "comparison", "bitwi
 _DIMS = ("Sum Mean Prod Amax _Logic ExpandBack Cumsum Cumprod MaxDim ArgReduce Softmax "
          "LogSoftmax SoftmaxBackward LogSoftmaxBackward LogSumExp Var Norm LogCumSumExp Flip "
          "Roll Unfold UnfoldBackward Reshape Expand Gather GatherBackward Scatter Cat FftC2C "
-         "FftR2C FftC2R Diagonal DiagonalScatter Resample ResampleBackward Split Unbind")
+         "FftR2C FftC2R Diagonal DiagonalScatter Resample ResampleBackward Split Unbind "
+         "NormalizeBackward AxisWindowSum")
 _TRAILING = ("Triangle DiagEmbed ViewAsReal ViewAsComplex ConstantPad Inverse Det SlogDet "
-             "Cholesky MatrixExp SVD QR Eigh")
+             "Cholesky MatrixExp SVD QR Eigh Solve TriangularSolve CholeskySolve LinearResize")
 
 
 def _build_table():

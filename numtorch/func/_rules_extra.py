@@ -194,16 +194,18 @@ def conv(cls, inputs, params, levels):
         return B.wrap(y.reshape(sizes + (shape[k],) + tuple(y.shape[1:])), levels)
     xp_, wp = B.materialize(x, levels), B.materialize(w, levels)
     n, c = x.shape[0], x.shape[1]
-    o = w.shape[0]
     xs = xp_.reshape((total, n, c) + tuple(x.shape[2:])).movedim(0, 1)
     xs = xs.reshape((n, total * c) + tuple(x.shape[2:]))
-    ws = wp.reshape((total * o,) + tuple(w.shape[1:]))
+    # the weight's first dim is the output channels (the input ones for a transposed
+    # convolution); stacking along it makes each sample one group either way
+    ws = wp.reshape((total * w.shape[0],) + tuple(w.shape[1:]))
     args = [xs, ws]
     if bias is not None:
-        args.append(B.materialize(bias, levels).reshape((total * o,)))
+        args.append(B.materialize(bias, levels).reshape((total * bias.shape[0],)))
     p = dict(params)
     p["groups"] = params["groups"] * total
     y = cls.apply(*args, **p)
+    o = y.shape[1] // total
     y = y.reshape((n, total, o) + tuple(y.shape[2:])).movedim(1, 0)
     return B.wrap(y.reshape(sizes + (n, o) + tuple(y.shape[3:])), levels)
 
@@ -241,6 +243,14 @@ def fold_first(cls, inputs, params, levels):
     if type(out) is tuple:
         return tuple(B.wrap(unfold(y), levels) for y in out)
     return B.wrap(unfold(out), levels)
+
+
+def window_max(cls, inputs, params, levels):
+    """Adaptive max pooling: windows shared by every plane fold the batch dims into N;
+    per-plane windows (fractional pooling) run per sample."""
+    if params["index"].shape[0] != 1:
+        return fallback(cls, inputs, params, levels)
+    return fold_first(cls, inputs, params, levels)
 
 
 def embedding(cls, inputs, params, levels):
@@ -550,8 +560,11 @@ def register(table, by_name):
                        ("PointwiseLoss", pointwise_loss), ("BinaryCrossEntropy", pointwise_loss),
                        ("BinaryCrossEntropyWithLogits", pointwise_loss),
                        ("CrossEntropyIndex", class_loss), ("NLLLoss", class_loss),
-                       ("Conv", conv), ("NormalizeAffine", normalize_affine),
+                       ("Conv", conv), ("ConvTranspose", conv),
+                       ("NormalizeAffine", normalize_affine),
                        ("MaxPool", fold_first), ("AvgPool", fold_first),
+                       ("Im2Col", fold_first), ("Col2Im", fold_first),
+                       ("WindowMax", window_max),
                        ("AvgPoolBackward", fold_first), ("Embedding", embedding),
                        ("Overwrite", overwrite), ("IndexAdd", index_along_dim),
                        ("IndexCopy", index_along_dim), ("IndexFill", index_along_dim)):
