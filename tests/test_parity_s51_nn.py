@@ -114,3 +114,27 @@ def test_fused_step_complex_param(name, dtype):
         return p.detach(), q.detach()
 
     same(f)
+
+
+# -- 7. TransformerEncoderLayer inference fast path: plain relu / exact gelu ------------------
+@pytest.mark.parametrize("act", ["gelu_tanh", "relu_subclass", "gelu_str"])
+@pytest.mark.parametrize("norm_first", [False, True])
+def test_encoder_layer_fast_path_activation(act, norm_first):
+    def f(t):
+        class Doubled(t.nn.ReLU):
+            def forward(self, x):
+                return x * 2
+
+        activation = {"gelu_tanh": lambda: t.nn.GELU(approximate="tanh"),
+                      "relu_subclass": Doubled, "gelu_str": lambda: "gelu"}[act]()
+        t.manual_seed(0)
+        layer = t.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, activation=activation,
+                                             batch_first=True, norm_first=norm_first)
+        x = t.randn(2, 5, 8, generator=t.Generator().manual_seed(1)) * 3
+        train_out = layer(x)
+        layer.eval()
+        with t.no_grad():
+            fast = layer(x)
+        return train_out.detach(), fast, layer(x).detach()
+
+    same(f, rtol=1e-5, atol=1e-5)

@@ -187,6 +187,13 @@ class TransformerEncoderLayer(Module):
         act = _live(self.activation)
         return self.dropout2(self.linear2(self.dropout(act(self.linear1(x)))))
 
+    def _ff_fast(self, x):
+        # torch's fused inference kernel applies plain relu or exact gelu (the kind
+        # ``activation_relu_or_gelu`` recorded), whatever the module's own settings (a
+        # GELU(approximate='tanh') runs as exact gelu there)
+        act = F.relu if self.activation_relu_or_gelu == 1 else F.gelu
+        return self.linear2(act(self.linear1(x)))
+
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
         """Run one encoder layer over ``src``."""
         src_key_padding_mask, src_mask = _canonical_pair(
@@ -199,12 +206,13 @@ class TransformerEncoderLayer(Module):
                 None if m is None else m.new_zeros(()).expand(m.shape).masked_fill(
                     _blocked(m), float("-inf")) for m in (src_key_padding_mask, src_mask))
         x = src
+        ff = self._ff_fast if fast else self._ff_block
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
-            x = x + self._ff_block(self.norm2(x))
+            x = x + ff(self.norm2(x))
         else:
             x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
-            x = self.norm2(x + self._ff_block(x))
+            x = self.norm2(x + ff(x))
         if fast:
             x = _nan_fully_masked(x, src_key_padding_mask, src_mask, self.self_attn.num_heads)
         return x
