@@ -8,7 +8,8 @@ EOF, expected N more bytes. The file might be corrupted." / "Invalid protocol ve
 ``WeightedRandomSampler.weights`` was a NumPy array where torch keeps a float64 tensor (that
 shares a float64 tensor's memory, so writes to either change the sampling); ``Sampler`` took
 the ``data_source`` argument torch 2.13 no longer has (``super().__init__(data_source)`` in
-a custom sampler is object.__init__'s TypeError there).
+a custom sampler is object.__init__'s TypeError there); ``ConcatDataset.cumsum`` and the deprecated
+``cummulative_sizes`` were missing, and ``StackDataset`` had no public ``datasets``.
 """
 
 import io
@@ -119,3 +120,23 @@ def test_sampler_base_init_takes_no_data_source_as_in_torch(how):
 def test_sampler_called_with_an_argument_as_in_torch():
     assert _outcome(lambda: numtorch.utils.data.Sampler([1])) == \
         _outcome(lambda: torch.utils.data.Sampler([1]))
+
+
+def _dataset_attrs(lib):
+    data = lib.utils.data
+    a = data.TensorDataset(lib.arange(4))
+    c = data.ConcatDataset([a, a])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        old_name = c.cummulative_sizes
+    stacked, named = data.StackDataset(a, a), data.StackDataset(x=a)
+    named.datasets = {"y": a}  # torch's public attribute: replacing it changes the items
+    return (old_name, [(w.category.__name__, str(w.message)) for w in caught],
+            data.ConcatDataset.cumsum([a, [1, 2]]), c.cumsum([a]),
+            type(stacked.datasets).__name__, len(stacked.datasets), list(named[0]))
+
+
+def test_concat_and_stack_dataset_attributes_as_in_torch():
+    # ConcatDataset.cumsum (a static method) and the deprecated cummulative_sizes name were
+    # missing; StackDataset kept its datasets in _datasets, not torch's public datasets
+    assert _outcome(lambda: _dataset_attrs(numtorch)) == _outcome(lambda: _dataset_attrs(torch))

@@ -95,23 +95,23 @@ class StackDataset(Dataset[_T_stack]):
                              "``kwargs``) like input/output, but both types are given.")
         if not args and not kwargs:
             raise ValueError("At least one dataset should be passed")
-        self._datasets = args or kwargs
+        self.datasets = args or kwargs
         lens = {len(d) for d in (args or kwargs.values())}
         if len(lens) != 1:
             raise ValueError("Size mismatch between datasets")
         self._length = lens.pop()
 
     def __getitem__(self, index):
-        if isinstance(self._datasets, dict):
-            return {k: d[index] for k, d in self._datasets.items()}
-        return tuple(d[index] for d in self._datasets)
+        if isinstance(self.datasets, dict):
+            return {k: d[index] for k, d in self.datasets.items()}
+        return tuple(d[index] for d in self.datasets)
 
     def __getitems__(self, indices):
         """The items at ``indices`` (each dataset's own ``__getitems__`` is used when it has one),
         as the DataLoader's batch fetch asks for them."""
-        named = isinstance(self._datasets, dict)
+        named = isinstance(self.datasets, dict)
         columns = {}
-        for key, d in (self._datasets.items() if named else enumerate(self._datasets)):
+        for key, d in (self.datasets.items() if named else enumerate(self.datasets)):
             if callable(getattr(d, "__getitems__", None)):
                 items = d.__getitems__(indices)
                 if len(items) != len(indices):
@@ -139,11 +139,23 @@ class ConcatDataset(Dataset[_T_co]):
         for d in self.datasets:
             if isinstance(d, IterableDataset):
                 raise AssertionError("ConcatDataset does not support IterableDataset")
-        self.cumulative_sizes = []
-        total = 0
-        for d in self.datasets:
+        self.cumulative_sizes = self.cumsum(self.datasets)
+
+    @staticmethod
+    def cumsum(sequence):
+        """The running totals of the lengths of ``sequence``'s items."""
+        out, total = [], 0
+        for d in sequence:
             total += len(d)
-            self.cumulative_sizes.append(total)
+            out.append(total)
+        return out
+
+    @property
+    def cummulative_sizes(self):
+        """The old (misspelt) name of ``cumulative_sizes``, with torch's FutureWarning."""
+        warnings.warn("`cummulative_sizes` attribute is renamed to `cumulative_sizes`",
+                      FutureWarning, stacklevel=2)
+        return self.cumulative_sizes
 
     def __len__(self):
         return self.cumulative_sizes[-1]
