@@ -89,3 +89,70 @@ def test_logsigmoid_float32_rounding_small_arrays():
     got = numtorch.nn.functional.logsigmoid(numtorch.tensor(x)).numpy()
     np.testing.assert_allclose(got, want, rtol=2e-7, atol=0)
     assert (got != want).sum() <= 50  # 7% now (1-ulp ties of SLEEF vs glibc), 22% before
+
+
+def _cache_program(lib):
+    """A model taking and returning a user class registered as a pytree node (as
+    transformers' DynamicCache is for torch.export), exported and called; also
+    fx._pytree.tree_flatten_spec on it and the error for a cache of another structure."""
+    import importlib
+
+    pytree = importlib.import_module(lib.__name__ + ".utils._pytree")
+    fx_pytree = importlib.import_module(lib.__name__ + ".fx._pytree")
+
+    class Cache:
+        def __init__(self, keys=None):
+            self.keys = list(keys or [])
+
+    def flatten(c):
+        return [c.keys], ["keys"]
+
+    def flatten_with_keys(c):
+        return [(pytree.MappingKey("keys"), c.keys)], ["keys"]
+
+    def unflatten(values, context):
+        return Cache(values[0])
+
+    pytree.register_pytree_node(Cache, flatten, unflatten, flatten_with_keys_fn=flatten_with_keys)
+    fx_pytree.register_pytree_flatten_spec(Cache, lambda c, spec: [c.keys])
+    try:
+        class Net(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                lib.manual_seed(0)
+                self.lin = lib.nn.Linear(3, 3)
+
+            def forward(self, x, cache):
+                h = self.lin(x)
+                for k in cache.keys:
+                    h = h + k
+                cache.keys.append(h * 2)
+                return h, cache
+
+        log = []
+        x = lib.arange(6.0).reshape(2, 3)
+        spec = pytree.tree_flatten(Cache([x, x]))[1]
+        log.append(len(fx_pytree.tree_flatten_spec(Cache([x, x + 1]), spec)))
+        for n_keys in (0, 1):
+            example = Cache([lib.ones(2, 3)] * n_keys)
+            ep = lib.export.export(Net(), (x, example))
+            log.append(len(example.keys))  # the run at export left the example as it was
+            log.append([s.arg.name for s in ep.graph_signature.input_specs
+                        if s.kind.name == "USER_INPUT"])
+            given = Cache([lib.full((2, 3), 0.5)] * n_keys)
+            h, out = ep.module()(x, given)
+            log.append((h.detach().numpy().round(5).tolist(), type(out).__name__,
+                        [k.detach().numpy().round(5).tolist() for k in out.keys],
+                        len(given.keys)))
+            try:
+                ep.module()(x, Cache([lib.ones(2, 3)] * (n_keys + 1)))
+            except Exception as e:  # noqa: BLE001 - the class and message are compared
+                log.append((type(e).__name__, str(e).splitlines()[0]))
+        return log
+    finally:
+        fx_pytree._deregister_pytree_flatten_spec(Cache)
+        del pytree.SUPPORTED_NODES[Cache]
+
+
+def test_export_with_registered_pytree_input_and_output():
+    assert _cache_program(numtorch) == _cache_program(torch)

@@ -70,9 +70,61 @@ def _leaves(name, value, out):
     elif isinstance(value, dict):
         for k, v in value.items():
             _leaves(f"{name}_{k}", v, out)
+    elif _registered_node(value) is not None:
+        # a class registered with register_pytree_node (transformers' DynamicCache): its
+        # children are inputs, named by their key paths, as torch names them
+        for key, v in _registered_children(value):
+            _leaves(f"{name}_{key}", v, out)
     else:
         out.append((name, value))
     return out
+
+
+def _registered_node(value):
+    """The pytree NodeDef of a value of a class registered by the user (not a builtin)."""
+    node = _pytree.SUPPORTED_NODES.get(type(value))
+    return None if node is None or type(value) in _BUILTIN_NODES else node
+
+
+def _registered_children(value):
+    """(name part, child) pairs of a registered node: from its keys when it has
+    ``flatten_with_keys_fn``, its child positions otherwise."""
+    node = _registered_node(value)
+    if node.flatten_with_keys_fn is not None:
+        pairs, _ = node.flatten_with_keys_fn(value)
+        return [(_key_name(k), v) for k, v in pairs]
+    children, _ = node.flatten_fn(value)
+    return list(enumerate(children))
+
+
+def _key_name(key):
+    for attr in ("key", "idx", "name"):
+        if hasattr(key, attr):
+            return getattr(key, attr)
+    return str(key)
+
+
+def _fresh(value):
+    """A copy of the containers in ``value`` (tuples, lists, dicts, registered nodes) holding
+    the same leaves."""
+    if type(value) is tuple:
+        return tuple(_fresh(v) for v in value)
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a namedtuple
+        return type(value)(*[_fresh(v) for v in value])
+    if type(value) is list:
+        return [_fresh(v) for v in value]
+    if type(value) is dict:
+        return {k: _fresh(v) for k, v in value.items()}
+    if _registered_node(value) is not None:
+        return _rebuild_node(value, _fresh)
+    return value
+
+
+def _rebuild_node(value, fill):
+    """A registered node rebuilt from its children passed through ``fill``."""
+    node = _registered_node(value)
+    children, context = node.flatten_fn(value)
+    return node.unflatten_fn([fill(c) for c in children], context)
 
 
 def _dim_specs(spec, value, where):
@@ -159,6 +211,8 @@ class _Parts:
     """Everything an ExportedProgram is made of (built by export(), rebuilt by load())."""
 
     out_spec = None  # the output's pytree spec where it has non-plain containers
+    in_spec = None  # the pytree spec of (args, kwargs) at export, and of the bound inputs
+    bound_spec = None
 
     def __init__(self, input_specs, calls, output, tensors, group_source, group_size,
                  group_range, guards, in_names, example_inputs, leaf_modules=None):
@@ -182,6 +236,15 @@ class _Parts:
         for name, value in zip(self.in_names, args):
             bound[name] = value
         bound.update(kwargs)
+        if self.bound_spec is not None:
+            got = _pytree.tree_flatten({n: bound[n] for n in self.in_names if n in bound})[1]
+            if got != self.bound_spec:
+                raise ValueError(
+                    "Trying to flatten user inputs with exported input tree spec: \n"
+                    f"{self.in_spec}\nbut actually got inputs with tree spec of: \n"
+                    f"{_pytree.tree_flatten((tuple(args), dict(kwargs)))[1]}.\n"
+                    "Please check that the inputs have the same number and type of args and "
+                    "kwargs as the ones you used when tracing.")
         leaves = []
         for name in self.in_names:
             if name in bound:
@@ -265,6 +328,9 @@ def export(mod, args, kwargs=None, *, dynamic_shapes=None, strict=False,
                         f"{type(args)}")
     kwargs = dict(kwargs or {})
     named = _bound(mod, args, kwargs)
+    # the structure of the inputs before the runs below (a cache object may fill up in them)
+    in_spec = _pytree.tree_flatten((tuple(args), kwargs))[1]
+    bound_spec = _pytree.tree_flatten(dict(named))[1]
     leaves = []
     for name, value in named:
         _leaves(name, value, leaves)
@@ -343,6 +409,8 @@ def export(mod, args, kwargs=None, *, dynamic_shapes=None, strict=False,
                 return [fill(v) for v in value]
             if isinstance(value, dict):
                 return {k: fill(v) for k, v in value.items()}
+            if _registered_node(value) is not None:
+                return _rebuild_node(value, fill)
             return value
 
         return fill(args), fill(kwargs)
@@ -354,7 +422,9 @@ def export(mod, args, kwargs=None, *, dynamic_shapes=None, strict=False,
         return trace
 
     try:
-        base, result = _trace.run(mod, args, kwargs, known)
+        # the model runs on fresh containers holding the same tensors, so one that fills an
+        # input list or cache in place leaves the caller's example as it was (as torch's)
+        base, result = _trace.run(mod, _fresh(args), _fresh(kwargs), known)
         group_size = _dynamic.symbolize(base, retrace, [v for _, v in user], groups) \
             if groups else {}
     finally:
@@ -379,10 +449,13 @@ def export(mod, args, kwargs=None, *, dynamic_shapes=None, strict=False,
     parts = _Parts(specs, base.calls, base.output, tensors, group_source, group_size,
                    group_range, guards, in_names, (args, kwargs), _trace.opaque_modules(mod))
     parts.out_spec = _output_spec(result)
+    parts.in_spec, parts.bound_spec = in_spec, bound_spec
     return ExportedProgram(parts)
 
 
 _PLAIN_NODES = (tuple, list, dict, collections.namedtuple)
+_BUILTIN_NODES = (tuple, list, dict, collections.OrderedDict, collections.defaultdict,
+                  collections.deque)
 
 
 def _output_spec(result):

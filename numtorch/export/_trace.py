@@ -178,6 +178,26 @@ def flat_tensors(obj, out=None):
     return out
 
 
+def _plain_output(obj):
+    """The output with each registered pytree node (a user class, such as transformers'
+    DynamicCache) replaced by the list of its children: the graph returns those, and
+    ``module()`` rebuilds the node from the output spec, as torch does."""
+    from ..utils import _pytree
+
+    if isinstance(obj, tuple):
+        items = tuple(_plain_output(o) for o in obj)
+        return type(obj)(*items) if hasattr(obj, "_fields") else items
+    if isinstance(obj, list):
+        return [_plain_output(o) for o in obj]
+    if isinstance(obj, dict):
+        return {k: _plain_output(o) for k, o in obj.items()}
+    node = _pytree.SUPPORTED_NODES.get(type(obj))
+    if node is not None and not isinstance(obj, (_tensor.Tensor, slice)):
+        children, _ = node.flatten_fn(obj)
+        return [_plain_output(c) for c in children]
+    return obj
+
+
 class Trace:
     """The result of one run: the calls, the lifted constants, and the output template."""
 
@@ -261,5 +281,5 @@ def run(module, args, kwargs, known):
         _symbolic_trace._is_fx_tracing_flag = was_tracing
         for sub in leaves.values():
             del sub.forward
-    output = rec.template(result, "the output")
+    output = rec.template(_plain_output(result), "the output")
     return Trace(rec.calls, rec.constants, output, len(known)), result

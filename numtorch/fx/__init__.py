@@ -6,7 +6,7 @@
 rewrite graphs node by node, and ``replace_pattern`` rewrites matching subgraphs.
 """
 
-from . import _patching, immutable_collections, passes  # noqa: F401
+from . import _patching, _pytree, immutable_collections, passes  # noqa: F401
 from ._symbolic_trace import PH, Tracer, symbolic_trace, wrap
 from .graph import Graph
 from .graph_module import GraphModule
