@@ -27,7 +27,7 @@ from .._sparse import SparseCOO, map_values
 from .._tensor import Tensor
 from ..backend import _cpu_features
 from . import _intraop
-from ._activation_base import _keep, _PiecewiseSlopeBackward, _Pointwise, _select, select
+from ._activation_base import _UINT, _keep, _PiecewiseSlopeBackward, _Pointwise, _select, select
 from ._pointwise import _check_tensor
 from ._smooth_activation import gelu, logsigmoid, mish, sigmoid, silu, softplus
 from .unary import exp
@@ -67,14 +67,33 @@ def _relu_flat(x):
     return out
 
 
+_GRAD_BLOCK = 1 << 16  # values per block of ``_relu_grad_flat``'s passes
+
+
 def _relu_grad_flat(y, g):
-    """g where y > 0 (or NaN), else +0., for contiguous CPU arrays of one shape, in parts
-    over the intra-op threads."""
+    """g where y > 0 (or NaN), else +0., for contiguous float32/float64 CPU arrays of one
+    shape, in parts over the intra-op threads. Each part runs in blocks of ``_GRAD_BLOCK``
+    values whose mask and bit pattern stay in the cache: y and g are read once and the
+    gradient written once (the whole-part form wrote a bool mask, its full-size integer
+    widening, the masked result and then copied that into the output: ~13 bytes of memory
+    traffic per float32 value against 12; the Transformer benchmark's (16, 64, 512) took
+    ~610 us inside the step, ~3x the time alone). The same bits as ``_keep``."""
     out = np.empty_like(g)
-    fy, fg, fo = y.reshape(-1), g.reshape(-1), out.reshape(-1)
+    ut = _UINT[g.dtype.itemsize]
+    fy, fg, fo = y.reshape(-1), g.reshape(-1).view(ut), out.reshape(-1).view(ut)
+    one = ut(1)
 
     def kernel(lo, hi):
-        fo[lo:hi] = _keep(fy[lo:hi] <= 0, fg[lo:hi], invert=True)
+        size = min(_GRAD_BLOCK, hi - lo)
+        le = np.empty(size, dtype=np.bool_)
+        bits = np.empty(size, dtype=ut)
+        for a in range(lo, hi, _GRAD_BLOCK):
+            b = min(hi, a + _GRAD_BLOCK)
+            k = b - a
+            np.less_equal(fy[a:b], 0, out=le[:k])
+            # True (y <= 0) -> 0, False -> all ones (wraps around), as _mask_bits(invert)
+            np.subtract(le[:k].view(np.uint8), one, out=bits[:k])
+            np.bitwise_and(bits[:k], fg[a:b], out=fo[a:b])
 
     _intraop.split(kernel, g.size)
     return out
