@@ -11,7 +11,7 @@ import weakref
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, _dtype_extra
 from ._class_repr import TorchNamed
 from ._tensor import Tensor
 
@@ -240,6 +240,32 @@ class TypedStorage(metaclass=_StorageMeta):
     def cpu(self):
         return self
 
+    def to(self, *, device, non_blocking=False):
+        """This storage on ``device`` (itself when it is there already)."""
+        from ._device import as_device
+
+        dev = as_device(device)
+        if dev.type == self.device.type:  # (torch wraps a typed storage anew: same memory)
+            return self if isinstance(self, UntypedStorage) else type(self)(wrap=self._array)
+        if dev.type == "cuda":
+            return self.cuda(dev.index, non_blocking)
+        raise AssertionError(f"{dev.type.upper()} device module is not loaded")  # torch's
+
+    def get_device(self):
+        """The index of the storage's device (None on the CPU, as torch's storages say)."""
+        return self.device.index
+
+    def resizable(self):
+        """Whether ``resize_`` may reallocate the memory: not for a file mapped by
+        ``from_file`` or by ``load(mmap=True)``."""
+        return _file_mapping(self._array) is None
+
+    @property
+    def filename(self):
+        """The file a ``from_file(..., shared=True)`` storage maps, else None (as torch)."""
+        m = _file_mapping(self._array)
+        return getattr(m, "_numtorch_filename", None)
+
     def cuda(self, device=None, non_blocking=False):
         raise RuntimeError("Torch not compiled with CUDA enabled: storages live on the CPU in "
                            "numtorch (move tensors with .cuda() instead)")
@@ -256,7 +282,25 @@ class TypedStorage(metaclass=_StorageMeta):
         return cls(wrap=self._array.astype(cls.dtype.np))
 
     def _to(self, d):
-        return _CLASS_OF[d](wrap=self._array.astype(d.np))
+        return _CLASS_OF.get(d, TypedStorage)(wrap=self._array.astype(d.np))
+
+    def complex_float(self):
+        return self._to(_dtype.complex64)
+
+    def complex_double(self):
+        return self._to(_dtype.complex128)
+
+    def float8_e5m2(self):
+        return self._to(_dtype_extra.float8_e5m2)
+
+    def float8_e4m3fn(self):
+        return self._to(_dtype_extra.float8_e4m3fn)
+
+    def float8_e5m2fnuz(self):
+        return self._to(_dtype_extra.float8_e5m2fnuz)
+
+    def float8_e4m3fnuz(self):
+        return self._to(_dtype_extra.float8_e4m3fnuz)
 
     def double(self):
         return self._to(_dtype.float64)
@@ -338,6 +382,8 @@ class TypedStorage(metaclass=_StorageMeta):
             raise RuntimeError(f"file <{filename}> size <{os.path.getsize(filename)}> is smaller "
                                f"than the required mapping size <{need}>")
         arr = np.memmap(filename, dtype=dt, mode=mode if shared else "c", shape=(count,))
+        if shared:  # (torch names the file of a shared mapping only)
+            arr._numtorch_filename = filename
         return cls(wrap=arr)
 
     def __repr__(self):
@@ -491,6 +537,18 @@ def storage_of(t, untyped=False):
             return _untyped_over(root)
         return UntypedStorage(wrap=root.view(np.uint8))
     return _CLASS_OF[_dtype._FROM_NP[root.dtype]](wrap=root)
+
+
+def _file_mapping(arr):
+    """The ``np.memmap`` or checkpoint mapping under ``arr``'s memory, or None."""
+    a, found = arr, None
+    while isinstance(a, np.ndarray):
+        if isinstance(a, np.memmap):
+            found = a  # (views of a memmap are memmaps too: the last one made the mapping)
+        a = a.base
+    if isinstance(a, memoryview):
+        a = a.obj
+    return a if isinstance(a, CheckpointMap) else found
 
 
 def is_shared_array(arr):

@@ -9,7 +9,9 @@ EOF, expected N more bytes. The file might be corrupted." / "Invalid protocol ve
 shares a float64 tensor's memory, so writes to either change the sampling); ``Sampler`` took
 the ``data_source`` argument torch 2.13 no longer has (``super().__init__(data_source)`` in
 a custom sampler is object.__init__'s TypeError there); ``ConcatDataset.cumsum`` and the deprecated
-``cummulative_sizes`` were missing, and ``StackDataset`` had no public ``datasets``.
+``cummulative_sizes`` were missing, and ``StackDataset`` had no public ``datasets``; storages
+lacked ``to(device=)``, ``get_device``, ``resizable``, ``filename``, ``complex_float``,
+``complex_double`` and the ``float8_*`` conversions.
 """
 
 import io
@@ -140,3 +142,56 @@ def test_concat_and_stack_dataset_attributes_as_in_torch():
     # ConcatDataset.cumsum (a static method) and the deprecated cummulative_sizes name were
     # missing; StackDataset kept its datasets in _datasets, not torch's public datasets
     assert _outcome(lambda: _dataset_attrs(numtorch)) == _outcome(lambda: _dataset_attrs(torch))
+
+
+STORAGE_CONVERSIONS = ["complex_float", "complex_double", "float8_e5m2", "float8_e4m3fn",
+                       "float8_e5m2fnuz", "float8_e4m3fnuz"]
+
+
+@pytest.mark.parametrize("untyped", [False, True])
+@pytest.mark.parametrize("method", STORAGE_CONVERSIONS)
+def test_storage_conversions_as_in_torch(method, untyped):
+    def run(lib):
+        t = lib.arange(3, dtype=lib.uint8) if untyped else lib.arange(3.)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            s = t.untyped_storage() if untyped else t.storage()
+            out = getattr(s, method)()
+            return str(out.dtype), out.tolist()
+
+    assert _outcome(lambda: run(numtorch)) == _outcome(lambda: run(torch))
+
+
+def _storage_queries(lib, tmp_path, untyped):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t = lib.arange(4.)
+        s = t.untyped_storage() if untyped else t.storage()
+        f = str(tmp_path / f"{lib.__name__}.bin")
+        shared = lib.UntypedStorage.from_file(f, shared=True, nbytes=8)
+        private = lib.UntypedStorage.from_file(f, shared=False, nbytes=8)
+        typed = lib.FloatStorage.from_file(f, shared=True, size=2)
+        ckpt = str(tmp_path / f"{lib.__name__}.pt")
+        lib.save({"a": lib.arange(4.)}, ckpt)
+        mapped = lib.load(ckpt, mmap=True)["a"].untyped_storage()
+        in_shm = lib.arange(3.).share_memory_().untyped_storage()
+        moved = s.to(device="cpu")
+        same = moved.data_ptr() == s.data_ptr()
+        return [moved is s, same, s.get_device(),
+                s.resizable(), s.filename, shared.filename == f, shared.resizable(),
+                private.filename, private.resizable(), typed.filename == f,
+                typed.resizable(), mapped.filename, mapped.resizable(), in_shm.resizable(),
+                in_shm.filename]
+
+
+@pytest.mark.parametrize("untyped", [False, True])
+def test_storage_to_get_device_resizable_filename_as_in_torch(tmp_path, untyped):
+    # these storage methods were missing (AttributeError)
+    assert _storage_queries(numtorch, tmp_path, untyped) == \
+        _storage_queries(torch, tmp_path, untyped)
+
+
+@pytest.mark.parametrize("device", ["meta", "bogus"])
+def test_storage_to_another_device_error_as_in_torch(device):
+    assert _outcome(lambda: numtorch.arange(2.).untyped_storage().to(device=device)) == \
+        _outcome(lambda: torch.arange(2.).untyped_storage().to(device=device))
