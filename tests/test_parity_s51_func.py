@@ -103,3 +103,42 @@ def test_vmap_rules_for_linalg_fold_resize_conv_transpose_pool_roll(name):
     # (layer norm's second order also runs NormalizeAffineBackward, still per sample)
     op = "NormalizeBackward," if name == "layer_norm_second_order" else ""
     check(_silent(lambda lib: _case(lib, name), op), rtol=1e-4, atol=1e-5)
+
+
+# -- Jacobians and Hessians through max pooling and embeddings: the backward ops' batched
+# cotangents (jacrev's basis, jacfwd's tangents) have batching rules too -----------------------
+def _pool_emb(lib, name):
+    F = lib.nn.functional
+    f = import_module(lib.__name__ + ".func")
+    g = lib.Generator().manual_seed(1)
+    x = lib.randn(2, 3, 6, generator=g, dtype=lib.float64)
+    im = lib.randn(1, 2, 5, 5, generator=g, dtype=lib.float64)
+    if name == "max_pool":
+        fns = (lambda t: F.max_pool1d(t, 2), lambda t: F.max_pool1d(t, 3, 2, ceil_mode=True),
+               lambda t: F.adaptive_max_pool1d(t, 4),
+               lambda t: F.max_pool1d(t, 2, return_indices=True)[0].sin())
+        out = [tr(fn)(x) for fn in fns for tr in (f.jacrev, f.jacfwd)]
+        out.append(f.hessian(lambda t: F.max_pool1d(t, 2).pow(3).sum())(x))
+        out.append(f.vmap(f.jacrev(lambda t: F.max_pool1d(t, 2)))(x.unsqueeze(1)))
+        return out
+    if name == "max_pool2d":
+        return (f.jacrev(lambda t: F.max_pool2d(t, 2, padding=1))(im),
+                f.jacfwd(lambda t: F.adaptive_max_pool2d(t, 3))(im),
+                f.jacrev(lambda t: F.max_unpool2d(*F.max_pool2d(t, 2, return_indices=True),
+                                                  2))(im))
+    if name == "embedding":
+        w = lib.randn(5, 3, generator=g, dtype=lib.float64)
+        idx = lib.tensor([[0, 2, 2], [4, 1, 0]])
+        return (f.jacrev(lambda t: F.embedding(idx, t))(w),
+                f.jacrev(lambda t: F.embedding(idx, t, padding_idx=2))(w),
+                f.jacrev(lambda t: F.embedding(idx, t, scale_grad_by_freq=True))(w),
+                f.hessian(lambda t: F.embedding(idx, t).pow(3).sum())(w),
+                f.jacfwd(lambda t: F.embedding(idx[0], t))(w),
+                f.vmap(f.jacrev(lambda t: F.embedding(idx, t).sum(-1)))(w.unsqueeze(0)
+                                                                        .expand(2, 5, 3)))
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("name", ("max_pool", "max_pool2d", "embedding"))
+def test_jacobians_through_max_pool_and_embedding_use_batching_rules(name):
+    check(_silent(lambda lib: _pool_emb(lib, name)), rtol=1e-6, atol=1e-8)

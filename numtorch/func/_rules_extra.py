@@ -3,6 +3,7 @@ fused losses, random ops and in-place writes (see ``_rules.py`` for the generic 
 
 import numpy as np
 
+from .. import backend
 from .._tensor import Tensor, _make
 from . import _batched as B
 from ._batched import BatchedTensor, _Logical
@@ -251,6 +252,46 @@ def window_max(cls, inputs, params, levels):
     if params["index"].shape[0] != 1:
         return fallback(cls, inputs, params, levels)
     return fold_first(cls, inputs, params, levels)
+
+
+def pool_index(cls, inputs, params, levels):
+    """Max pooling's index ops (PoolScatter, PoolGather, MaxUnpool: ``(N, C, ...)`` values
+    with a per-plane ``index`` taken from an unbatched forward): the batch dims fold into N,
+    the index repeated once per sample."""
+    (x,) = inputs
+    index = params["index"]
+    if _has_logical(index) or index.shape[0] != x.shape[0]:
+        return fallback(cls, inputs, params, levels)
+    sizes = _sizes(levels)
+    total = int(np.prod(sizes))
+    k = len(levels)
+    xp_ = B.materialize(x, levels)
+    shape = tuple(xp_.shape)
+    p = dict(params)
+    p["index"] = backend.xp_of(index).tile(index, (total,) + (1,) * (index.ndim - 1))
+    if p.get("shape") is not None:
+        p["shape"] = (total * p["shape"][0],) + tuple(p["shape"][1:])
+    y = cls.apply(xp_.reshape((total * shape[k],) + shape[k + 1:]), **p)
+    return B.wrap(y.reshape(sizes + (shape[k],) + tuple(y.shape[1:])), levels)
+
+
+def embedding_backward(cls, inputs, params, levels):
+    """The embedding gradient (rows added at fixed indices) is linear in each row's values:
+    the batch dims move next to the row's dims, as if the rows were wider."""
+    (g,) = inputs
+    idx = params["indices"]
+    if _has_logical(idx):
+        return fallback(cls, inputs, params, levels)
+    k = len(levels)
+    gp = B.materialize(g, levels)  # (*batch, *idx.shape, *row)
+    ni = idx.ndim
+    perm = tuple(range(k, k + ni)) + tuple(range(k)) + tuple(range(k + ni, gp.dim()))
+    moved = gp.permute(perm)  # (*idx.shape, *batch, *row)
+    tail = tuple(moved.shape[ni:])
+    y = cls.apply(moved.reshape(tuple(idx.shape) + (int(np.prod(tail)),)), **params)
+    y = y.reshape((y.shape[0],) + tail)  # (num_weights, *batch, *row)
+    return B.wrap(y.permute(tuple(range(1, k + 1)) + (0,) + tuple(range(k + 1, y.dim()))),
+                  levels)
 
 
 def embedding(cls, inputs, params, levels):
@@ -564,7 +605,9 @@ def register(table, by_name):
                        ("NormalizeAffine", normalize_affine),
                        ("MaxPool", fold_first), ("AvgPool", fold_first),
                        ("Im2Col", fold_first), ("Col2Im", fold_first),
-                       ("WindowMax", window_max),
+                       ("WindowMax", window_max), ("PoolScatter", pool_index),
+                       ("PoolGather", pool_index), ("MaxUnpool", pool_index),
+                       ("EmbeddingBackward", embedding_backward),
                        ("AvgPoolBackward", fold_first), ("Embedding", embedding),
                        ("Overwrite", overwrite), ("IndexAdd", index_along_dim),
                        ("IndexCopy", index_along_dim), ("IndexFill", index_along_dim)):
