@@ -11,7 +11,8 @@ the ``data_source`` argument torch 2.13 no longer has (``super().__init__(data_s
 a custom sampler is object.__init__'s TypeError there); ``ConcatDataset.cumsum`` and the deprecated
 ``cummulative_sizes`` were missing, and ``StackDataset`` had no public ``datasets``; storages
 lacked ``to(device=)``, ``get_device``, ``resizable``, ``filename``, ``complex_float``,
-``complex_double`` and the ``float8_*`` conversions.
+``complex_double`` and the ``float8_*`` conversions; saving a tensor with gradient hooks did not
+warn that they are dropped (and ``utils.hooks.unserializable_hook`` was missing).
 """
 
 import io
@@ -195,3 +196,48 @@ def test_storage_to_get_device_resizable_filename_as_in_torch(tmp_path, untyped)
 def test_storage_to_another_device_error_as_in_torch(device):
     assert _outcome(lambda: numtorch.arange(2.).untyped_storage().to(device=device)) == \
         _outcome(lambda: torch.arange(2.).untyped_storage().to(device=device))
+
+
+def _save_warnings(lib, case):
+    import re
+
+    def named(g):
+        return g
+
+    x = lib.ones(2, requires_grad=True)
+    if case == "leaf":
+        x.register_hook(named)
+        obj = x
+    elif case == "removed":
+        x.register_hook(named).remove()
+        obj = x
+    elif case == "nonleaf_twice":
+        obj = x * 2
+        obj.register_hook(named)
+        obj.register_hook(lib.utils.hooks.unserializable_hook(lambda g: g * 1))
+        obj = [obj, obj]
+    elif case == "parameter":
+        obj = lib.nn.Parameter(lib.ones(1))
+        obj.register_hook(named)
+    elif case == "retain_grad":
+        obj = x * 3
+        obj.retain_grad()
+    elif case == "view_of_hooked_leaf":
+        x.register_hook(named)
+        obj = [x[0], x]
+    else:  # legacy format
+        x.register_hook(named)
+        obj = x
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        lib.save(obj, io.BytesIO(), _use_new_zipfile_serialization=case != "legacy")
+    return [(w.category.__name__, re.sub(r"0x[0-9a-f]+", "ADDR", str(w.message)))
+            for w in caught]
+
+
+@pytest.mark.parametrize("case", ["leaf", "removed", "nonleaf_twice", "parameter", "retain_grad",
+                                  "view_of_hooked_leaf", "legacy"])
+def test_save_warns_of_tensor_hooks_as_in_torch(case):
+    # torch warns once per hook it drops from a saved (non-Parameter) tensor; numtorch was
+    # silent, and had no utils.hooks.unserializable_hook to mark a hook as droppable
+    assert _save_warnings(numtorch, case) == _save_warnings(torch, case)

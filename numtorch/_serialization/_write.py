@@ -14,6 +14,7 @@ import stat
 import struct
 import threading
 import types
+import warnings
 import zipfile
 import zlib
 
@@ -115,6 +116,21 @@ def _owner(arr):
         owner = base
         base = getattr(base, "base", None)
     return owner
+
+
+def _warn_if_has_hooks(t):
+    """torch's warning for each gradient hook on a tensor being saved (hooks are not written;
+    one marked with ``torch.utils.hooks.unserializable_hook`` is passed over quietly)."""
+    node = t._grad_fn if t._grad_fn is not None else t._accum
+    pre = getattr(node, "_pre_hooks", None)
+    if not pre:
+        return
+    for hook in pre.get(t._output_nr if t._grad_fn is not None else 0, ()):
+        if not hasattr(hook, "__torch_unserializable__"):
+            warnings.warn(f"backward hook {hook!r} on tensor will not be serialized.  If this "
+                          f"is expected, you can decorate the function with "
+                          f"@torch.utils.hooks.unserializable_hook to suppress this warning",
+                          stacklevel=2)
 
 
 class _TorchReductions:
@@ -235,6 +251,8 @@ class _TorchReductions:
             return (_Global("torch.nn.parameter", type(obj).__name__), (obj.requires_grad,))
         if isinstance(obj, Tensor):
             is_param = isinstance(obj, _parameter_class())
+            if not is_param:
+                _warn_if_has_hooks(obj)
             if is_meta(obj._array):  # no storage: torch's dtype, size, stride call
                 rebuild = _Global("torch._utils", "_rebuild_meta_tensor_no_storage")
                 args = (_Global("torch", obj.dtype.name), tuple(obj.shape), tuple(obj.stride()),
