@@ -310,7 +310,9 @@ def equalize(img):
     identity = np.broadcast_to(np.arange(256), (rows, 256))
     lut = np.where((step == 0)[:, None], identity, lut)
     out = np.take_along_axis(lut, planes, axis=1).astype(np.uint8).reshape(arr.shape)
-    return torch.from_numpy(out).to(img.device)
+    # torchvision's result is row-major whatever the input's layout (NumPy kept a permuted
+    # input's strides, and .view on the result then failed)
+    return torch.from_numpy(np.ascontiguousarray(out)).to(img.device)
 
 
 def normalize(tensor, mean, std, inplace=False):

@@ -14,6 +14,7 @@ import numpy as np
 
 import numtorch as torch
 import numtorch.nn.functional as NF
+from numtorch.nn.functional import _memory_format as _mf
 
 from ._functional_tensor import _assert_image_tensor, get_dimensions
 from ._grid_sample_exact import grid_sample as _exact_grid_sample
@@ -144,15 +145,19 @@ def resize(img, size, interpolation="bilinear", antialias=True):
 def _resize_integer(img, size, interpolation, antialias):
     """Bilinear or bicubic resize of an integer image, rounded as torch's float32 kernels
     round so that the pixels equal torchvision's (see ``_resize_exact``)."""
-    x4 = img.reshape(-1, *img.shape[-3:]) if img.ndim != 3 else img.unsqueeze(0)
-    channels_last = x4.is_contiguous(memory_format=torch.channels_last)
+    x4 = img if img.ndim == 4 else img.unsqueeze(0) if img.ndim == 3 else \
+        img.reshape(-1, *img.shape[-3:])
+    # torch's kernels (and its output's layout) follow its memory-format suggestion, which
+    # reads the batch stride too: a permuted HWC array with a batch dim of 1 added, (3, 1,
+    # 3W, 3) strides, is channels-last by is_contiguous but resized as row-major
+    channels_last = _mf.suggest(x4) is not None
     if antialias:
         x = torch.from_numpy(resize_integer_aa(img.numpy(), size, interpolation))
     else:
         arr = resize_integer_plain(x4.numpy(), size, interpolation, torch.get_num_threads(),
                                    channels_last)
         x = torch.from_numpy(arr.reshape(*img.shape[:-2], *size))
-    if channels_last and img.ndim == 4 and not img.is_contiguous():
+    if channels_last and img.ndim == 4:
         x = x.contiguous(memory_format=torch.channels_last)  # torch keeps the layout
     if interpolation == "bicubic" and img.dtype == torch.uint8:
         x = x.clamp(min=0, max=255)  # cubic overshoots
