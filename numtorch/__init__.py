@@ -203,7 +203,7 @@ def __getattr__(name):
                 "signal", "random", "_dynamo", "futures", "fx", "compiler", "functional",
                 "version", "torch_version", "library", "overrides", "xpu", "mps", "mtia",
                 "quasirandom", "_C", "masked", "nested", "export", "__config__", "_utils",
-                "_inductor"):
+                "_inductor", "__future__"):
         import importlib
 
         return importlib.import_module("." + name, __package__)  # (__name__ may be "torch")
