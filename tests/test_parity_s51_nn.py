@@ -138,3 +138,37 @@ def test_encoder_layer_fast_path_activation(act, norm_first):
         return train_out.detach(), fast, layer(x).detach()
 
     same(f, rtol=1e-5, atol=1e-5)
+
+
+# -- 8. torch.__future__ conversion switches: new parameter objects, or swapped contents -------
+@pytest.mark.parametrize("mode", ["overwrite", "swap", "both", "neither"])
+@pytest.mark.parametrize("convert", ["double", "float", "half_frozen", "cpu"])
+def test_future_module_param_conversion(mode, convert):
+    def f(t):
+        fut = t.__future__
+        fut.set_overwrite_module_params_on_conversion(mode in ("overwrite", "both"))
+        fut.set_swap_module_params_on_conversion(mode in ("swap", "both"))
+        try:
+            m = t.nn.Linear(2, 2)
+            p0 = m.weight
+            p0.grad = t.ones(2, 2)
+            g0 = p0.grad
+            if convert == "half_frozen":
+                p0.requires_grad_(False)
+                m.half()
+            else:
+                getattr(m, convert)()
+            w = m.weight
+            return (w is p0, type(w).__name__, w.requires_grad, w.dtype, p0.dtype,
+                    w.grad is g0, None if w.grad is None else w.grad.dtype, g0.dtype,
+                    fut.get_overwrite_module_params_on_conversion(),
+                    fut.get_swap_module_params_on_conversion())
+        finally:
+            fut.set_overwrite_module_params_on_conversion(False)
+            fut.set_swap_module_params_on_conversion(False)
+
+    same(f)
+
+
+def test_future_names():
+    same(lambda t: sorted(n for n in dir(t.__future__) if not n.startswith("_")))

@@ -53,13 +53,24 @@ class _ConversionMixin:
     def _apply(self, fn, recurse=True):
         """Apply ``fn`` to every parameter, gradient and buffer, keeping parameter objects
         (optimizers hold them)."""
+        from ... import __future__ as _future
+        from ..parameter import Parameter
+
         if recurse:
             for m in self.children():
                 m._apply(fn)
-        for p in self._parameters.values():
+        overwrite = _future.get_overwrite_module_params_on_conversion() and \
+            not _future.get_swap_module_params_on_conversion()
+        for key, p in self._parameters.items():
             if p is None:
                 continue
             with no_grad():
+                if overwrite and not is_lazy(p):  # new parameter objects (torch.__future__)
+                    new = Parameter(fn(p), p.requires_grad)
+                    if p._grad is not None:
+                        new.grad = fn(p._grad).requires_grad_(p._grad.requires_grad)
+                    self._parameters[key] = new
+                    continue
                 p._array = fn(p)._array
                 if p._grad is not None:
                     p._grad._array = fn(p._grad)._array
