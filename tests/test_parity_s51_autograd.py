@@ -104,3 +104,14 @@ def test_requires_grad_method_refused_inside_func_transforms():
     for case in ("grad", "grad_false", "grad_input", "vmap", "jvp", "vjp", "jacrev", "buffer",
                  "allowed", "outside"):
         _check(lambda lib, case=case: _rg_in_transform(lib, case))
+
+
+# -- is_grads_batched with grad_outputs of the wrong shape: torch's message ---------------------
+def _batched_bad_shape(lib, shape):
+    x = lib.ones(3, 4, requires_grad=True)
+    return lib.autograd.grad(x * 2, x, lib.ones(*shape), is_grads_batched=True)
+
+
+def test_is_grads_batched_shape_mismatch_message():
+    for shape in ((3, 4), (5,), (2, 3), (2, 4, 3), (7, 1, 4)):
+        _check(lambda lib, shape=shape: _batched_bad_shape(lib, shape))

@@ -195,11 +195,12 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
                              "or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a "
                              "number")
         if g is None or tuple(g.shape[1:]) != tuple(o.shape):
+            # (torch's message shows the grad_output's shape without its first two dims)
             raise RuntimeError(
                 "If `is_grads_batched=True`, we interpret the first dimension of each "
                 "grad_output as the batch dimension. The sizes of the remaining dimensions are "
                 "expected to match the shape of corresponding output, but a mismatch was "
-                f"detected: grad_output[{i}] has a shape of {g.shape[1:] if g is not None else None} "
+                f"detected: grad_output[{i}] has a shape of {g.shape[2:] if g is not None else None} "
                 f"and output[{i}] has a shape of {o.shape}. If you only want some tensors in "
                 "`grad_output` to be considered batched, consider using vmap.")
     n = grads[0].shape[0] if grads else 0
