@@ -10,6 +10,7 @@ from .. import backend
 from .._float8 import FLOAT8, from_float8, to_float8
 from .._preserve_layout import copy_preserving
 from ..autograd.graph import Op, rename_node
+from ..backend._run_copy import copy_c
 from ._util import restride, user_stacklevel
 
 __all__ = ["clone", "contiguous", "to"]
@@ -21,7 +22,7 @@ class Clone(Op):
 
     def forward(self, x):
         if not self.__dict__.get("preserve") or x.flags.c_contiguous and 1 not in x.shape:
-            return x.copy()
+            return copy_c(x)  # (x.copy(); short last-axis runs moved whole)
         return _copy_preserving_layout(x)
 
     def backward(self, grad):

@@ -1,0 +1,180 @@
+"""The void-item copy of short last-axis runs (``numtorch.backend._run_copy``): the same bytes
+and layout as NumPy's own copy, on the paths that take it (``Tensor.contiguous``/``clone``
+and the LSTM backward's gate-gradient copy). Correctness only: nothing here is timed."""
+
+import numpy as np
+import pytest
+
+import numtorch
+from numtorch.backend import _run_copy
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.fixture
+def always(monkeypatch):
+    """Every eligible array takes the void-item copy, whatever its size."""
+    monkeypatch.setattr(_run_copy, "_MIN_BYTES", 0)
+    monkeypatch.setattr(_run_copy, "_PER_RUN_BYTE", 0)
+
+
+def _bits(a):
+    return np.ascontiguousarray(a).view(np.uint8)
+
+
+def _special(shape, dtype, seed=0):
+    """Values with NaNs (two payloads), infinities and both zeros among normal ones."""
+    rng = np.random.default_rng(seed)
+    if np.dtype(dtype).kind == "b":
+        return rng.integers(0, 2, shape).astype(bool)
+    if np.dtype(dtype).kind in "iu":
+        return rng.integers(-100, 100, shape).astype(dtype)
+    a = rng.standard_normal(shape).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.standard_normal(shape).astype(dtype)
+    flat = a.reshape(-1)
+    specials = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0]).astype(dtype)
+    flat[:specials.size] = specials
+    if np.dtype(dtype).kind == "f":  # a second NaN payload
+        flat[specials.size] = np.frombuffer(
+            (np.frombuffer(np.array(np.nan, dtype).tobytes(), np.uint8) | 1).tobytes(), dtype)[0]
+    return a
+
+
+LAYOUTS = [  # (shape of the base, the view taken)
+    ((35, 64, 20), lambda a: a.transpose(1, 0, 2)),  # the LSTM's (steps, 4H, B) -> (4H, steps, B)
+    ((2, 8, 4, 6), lambda a: a.transpose(0, 2, 1, 3)),  # (B, T, h, d) attention heads
+    ((6, 5, 4), lambda a: a[::-1].transpose(1, 0, 2)),  # a negative stride
+    ((7, 9, 3), lambda a: a[:, ::2]),  # a step on a middle axis
+    ((5, 1, 4), lambda a: np.broadcast_to(a, (5, 6, 4))),  # a stride-0 axis
+    ((4, 6, 2), lambda a: a.transpose(2, 0, 1)[..., :, :].swapaxes(0, 1)),  # 2 values a run
+    ((3, 4, 5, 8), lambda a: a.transpose(2, 1, 0, 3)[:, 1:]),
+]
+
+
+@pytest.mark.parametrize("case", range(len(LAYOUTS)))
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64", "int8", "bool",
+                                   "complex64", "complex128"])
+def test_copy_c_same_bytes_and_layout(always, case, dtype):
+    shape, view = LAYOUTS[case]
+    a = view(_special(shape, dtype))
+    want = np.ascontiguousarray(a)
+    got = _run_copy.copy_c(a)
+    assert got.flags.c_contiguous and got.flags.owndata and got.flags.writeable
+    assert got.dtype == a.dtype and got.shape == a.shape
+    assert np.shares_memory(got, a) is False
+    assert np.array_equal(_bits(got), _bits(want))
+
+
+def test_copy_c_took_the_void_path(always, monkeypatch):
+    """The cases above do run the void-item copy (a wrong route would not show in values)."""
+    seen = []
+    real = _run_copy._void_of
+
+    def spy(a):
+        v = real(a)
+        seen.append(v)
+        return v
+
+    monkeypatch.setattr(_run_copy, "_void_of", spy)
+    a = np.arange(35 * 64 * 20, dtype=np.float32).reshape(35, 64, 20).transpose(1, 0, 2)
+    np.testing.assert_array_equal(_run_copy.copy_c(a), np.ascontiguousarray(a))
+    assert seen and seen[-1] == np.dtype((np.void, 80))
+
+
+@pytest.mark.parametrize("make", [
+    lambda: np.arange(24, dtype=np.float32).reshape(4, 6),  # already row-major
+    lambda: np.arange(24, dtype=np.float32).reshape(4, 6).T,  # last axis strided
+    lambda: np.arange(24, dtype=np.float32).reshape(24, 1)[::2],  # one value a run
+    lambda: np.arange(400, dtype=np.float64).reshape(2, 200)[:, ::-1],  # negative last stride
+    lambda: np.arange(2 * 3 * 40, dtype=np.float64).reshape(3, 2, 40).transpose(1, 0, 2),  # 320 B
+    lambda: np.empty((0, 3, 4), np.float32).transpose(1, 0, 2),  # empty
+    lambda: np.array(3.5, np.float32),  # 0-d
+    lambda: np.array([[[1, None], [2, 3]], [[4, 5], [6, 7]]], dtype=object).transpose(1, 0, 2),
+])
+def test_copy_c_other_arrays_as_numpy(always, make):
+    a = make()
+    got = _run_copy.copy_c(a)
+    assert got.flags.c_contiguous and got.shape == a.shape and got.dtype == a.dtype
+    assert got is not a
+    if a.dtype != object:
+        np.testing.assert_array_equal(got, a)
+    else:
+        assert got.tolist() == a.tolist()
+    same = _run_copy.contiguous(a)
+    assert (same is a) == bool(a.flags.c_contiguous)
+
+
+def test_defaults_leave_small_arrays_alone(monkeypatch):
+    """Without the fixture: a small array never reaches the void path, a large one does."""
+    seen = []
+    real = _run_copy._void_of
+    monkeypatch.setattr(_run_copy, "_void_of", lambda a: seen.append(a.nbytes) or real(a))
+    small = np.zeros((4, 3, 5), np.float32).transpose(1, 0, 2)
+    _run_copy.copy_c(small)
+    assert seen == []
+    big = np.zeros((35, 512, 20), np.float32).transpose(1, 0, 2)
+    out = _run_copy.copy_c(big)
+    assert seen == [big.nbytes] and out.flags.c_contiguous
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_tensor_contiguous_and_grad_against_torch(always, dtype):
+    """``y.transpose(1, 2).contiguous()`` on attention-shaped heads: values, strides and the
+    gradient through it as torch's."""
+    base = np.random.default_rng(1).standard_normal((2, 4, 8, 6)).astype(dtype)
+    w = np.random.default_rng(2).standard_normal((2, 8, 4, 6)).astype(dtype)
+    outs = []
+    for lib in (numtorch, torch):
+        x = lib.from_numpy(base.copy()).requires_grad_(True)
+        y = x.transpose(1, 2).contiguous()
+        (y * lib.from_numpy(w)).sum().backward()
+        outs.append((y.detach().numpy(), y.stride(), y.is_contiguous(), x.grad.numpy()))
+    (yn, sn, cn, gn), (yt, st, ct, gt) = outs
+    np.testing.assert_array_equal(yn, yt)
+    assert sn == st and cn == ct
+    np.testing.assert_array_equal(gn, gt)
+
+
+def test_clone_keeps_layout_rules(always):
+    """``clone()`` of a dense permuted tensor keeps its strides (preserve_format, not this
+    path); ``clone(memory_format=torch.contiguous_format)`` takes it: both as torch."""
+    base = np.arange(3 * 4 * 5, dtype=np.float32).reshape(3, 4, 5)
+    for fmt in (None, "contiguous_format"):
+        got = []
+        for lib in (numtorch, torch):
+            v = lib.from_numpy(base.copy()).permute(1, 0, 2)
+            c = v.clone() if fmt is None else v.clone(memory_format=getattr(lib, fmt))
+            got.append((c.numpy().tolist(), c.stride()))
+        assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("batch_first", [False, True])
+def test_lstm_backward_same_bits_either_copy(monkeypatch, batch_first):
+    """The LSTM's gradients are the same bits whether the gate-gradient copy is NumPy's or
+    the void-item one, and match torch's within float32 rounding."""
+    rng = np.random.default_rng(3)
+    x_np = rng.standard_normal((7, 5, 6) if not batch_first else (5, 7, 6)).astype(np.float32)
+
+    def run(lib):
+        lib.manual_seed(0)
+        m = lib.nn.LSTM(6, 8, batch_first=batch_first)
+        x = lib.from_numpy(x_np.copy()).requires_grad_(True)
+        out, (h, c) = m(x)
+        (out * out).sum().backward()
+        return [x.grad.numpy().copy()] + [p.grad.numpy().copy() for p in m.parameters()]
+
+    monkeypatch.setattr(_run_copy, "_MAX_RUN", 0)  # NumPy's copy everywhere
+    plain = run(numtorch)
+    monkeypatch.setattr(_run_copy, "_MAX_RUN", 128)
+    monkeypatch.setattr(_run_copy, "_MIN_BYTES", 0)
+    monkeypatch.setattr(_run_copy, "_PER_RUN_BYTE", 0)
+    seen = []
+    real = _run_copy._void_of
+    monkeypatch.setattr(_run_copy, "_void_of", lambda a: seen.append(a.shape) or real(a))
+    runs = run(numtorch)
+    assert seen  # the void path ran
+    for a, b in zip(plain, runs):
+        assert np.array_equal(a.view(np.uint32), b.view(np.uint32))
+    for a, b in zip(runs, run(torch)):
+        np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-6)
