@@ -7,6 +7,7 @@ inside the target and moved into place only when complete.
 
 import bz2
 import contextlib
+import errno
 import gzip
 import hashlib
 import lzma
@@ -211,6 +212,11 @@ def _decompress(from_path, to_path=None, remove_finished=False):
     if to_path is None:
         to_path = pathlib.Path(os.fspath(from_path).replace(suffix, archive or ""))
     directory = os.path.dirname(os.path.abspath(to_path))
+    if not os.path.isdir(directory):
+        # torchvision opens the compressed file, then the output: a missing folder is
+        # reported for the output's own path (not for the temporary file written first)
+        with _COMPRESSORS[compression](from_path, "rb"):
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), os.fspath(to_path))
     fd, tmp = tempfile.mkstemp(prefix=".unpacking-", dir=directory)
     try:
         with _COMPRESSORS[compression](from_path, "rb") as src, os.fdopen(fd, "wb") as dst:
