@@ -24,3 +24,15 @@ class _AllDims:
 
 
 all_dims = _AllDims()
+
+
+class _MissingArg:
+    """The default of a tensor method's required operand (``x.eq()``, ``x.pow()``): the op
+    then answers with torch's parser error for the call, which names the method as torch does
+    (Python's own text would name numtorch's mixin class)."""
+
+    def __repr__(self):
+        return "<required>"
+
+
+missing_arg = _MissingArg()

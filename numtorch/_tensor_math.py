@@ -13,6 +13,7 @@ import numpy as _np
 import numtorch as _nt
 
 from ._required_dim import all_dims as _ALL_DIMS, missing_dim as _MISSING_DIM
+from ._required_dim import missing_arg as _MISSING_ARG
 from ._size import required_size_args as _required
 from ._size import size_args as _size_args
 
@@ -378,78 +379,78 @@ class _TensorMath:
         _nt.ops.setitem(self, index, value)
 
     # -- pointwise arithmetic -------------------------------------------------------------------
-    def add(self, other, *legacy, alpha=1):
+    def add(self, other=_MISSING_ARG, *legacy, alpha=1):
         return _nt.ops.add(self, other, *legacy, alpha=alpha)
 
-    def add_(self, other, *legacy, alpha=1):
+    def add_(self, other=_MISSING_ARG, *legacy, alpha=1):
         return _inplace(self, _nt.ops.add, other, *legacy, alpha=alpha)
 
-    def sub(self, other, *legacy, alpha=1):
+    def sub(self, other=_MISSING_ARG, *legacy, alpha=1):
         return _nt.ops.sub(self, other, *legacy, alpha=alpha)
 
-    def sub_(self, other, *legacy, alpha=1):
+    def sub_(self, other=_MISSING_ARG, *legacy, alpha=1):
         return _inplace(self, _nt.ops.sub, other, *legacy, alpha=alpha)
 
     subtract, subtract_ = sub, sub_
 
-    def mul(self, other):
+    def mul(self, other=_MISSING_ARG):
         return _nt.ops.mul(self, other)
 
-    def mul_(self, other):
+    def mul_(self, other=_MISSING_ARG):
         return _inplace(self, _nt.ops.mul, other)
 
     multiply, multiply_ = mul, mul_
 
-    def div(self, other, *, rounding_mode=None):
+    def div(self, other=_MISSING_ARG, *, rounding_mode=None):
         return _nt.ops.div(self, other, rounding_mode=rounding_mode)
 
-    def div_(self, other, *, rounding_mode=None):
+    def div_(self, other=_MISSING_ARG, *, rounding_mode=None):
         return _inplace(self, _nt.ops.div, other, rounding_mode=rounding_mode)
 
     divide, divide_ = div, div_
 
-    def true_divide(self, other):
+    def true_divide(self, other=_MISSING_ARG):
         return _nt.ops.div(self, other)
 
-    def true_divide_(self, other):
+    def true_divide_(self, other=_MISSING_ARG):
         return _inplace(self, _nt.ops.div, other)
 
-    def floor_divide(self, other):
+    def floor_divide(self, other=_MISSING_ARG):
         return _nt.ops.floor_divide(self, other)
 
-    def floor_divide_(self, other):
+    def floor_divide_(self, other=_MISSING_ARG):
         return _inplace(self, _nt.ops.floor_divide, other)
 
-    def remainder(self, other):
+    def remainder(self, other=_MISSING_ARG):
         return _nt.ops.remainder(self, other)
 
-    def remainder_(self, other):
+    def remainder_(self, other=_MISSING_ARG):
         return _inplace(self, _nt.ops.remainder, other)
 
-    def fmod(self, other):
+    def fmod(self, other=_MISSING_ARG):
         return _nt.ops.fmod(self, other)
 
-    def fmod_(self, other):
+    def fmod_(self, other=_MISSING_ARG):
         return _inplace(self, _nt.ops.fmod, other)
 
-    def pow(self, exponent):
+    def pow(self, exponent=_MISSING_ARG):
         return _nt.ops.pow(self, exponent)
 
-    def pow_(self, exponent):
+    def pow_(self, exponent=_MISSING_ARG):
         return _inplace(self, _nt.ops.pow, exponent)
 
-    def atan2(self, other):
+    def atan2(self, other=_MISSING_ARG):
         return _nt.ops.atan2(self, other)
 
-    def atan2_(self, other):
+    def atan2_(self, other=_MISSING_ARG):
         return _inplace(self, _nt.ops.atan2, other)
 
     arctan2, arctan2_ = atan2, atan2_
 
-    def maximum(self, other):
+    def maximum(self, other=_MISSING_ARG):
         return _nt.ops.maximum(self, other)
 
-    def minimum(self, other):
+    def minimum(self, other=_MISSING_ARG):
         return _nt.ops.minimum(self, other)
 
     def lerp(self, end, weight):
@@ -817,10 +818,10 @@ class _TensorMath:
     def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
         return _inplace(self, _nt.ops.nan_to_num, nan, posinf, neginf)
 
-    def float_power(self, exponent):
+    def float_power(self, exponent=_MISSING_ARG):
         return _nt.ops.float_power(self, exponent)
 
-    def float_power_(self, exponent):
+    def float_power_(self, exponent=_MISSING_ARG):
         return _nt.ops.floating.float_power_(self, exponent)
 
     def copysign(self, other):
@@ -976,25 +977,25 @@ class _TensorMath:
         except TypeError:
             return NotImplemented
 
-    def bitwise_left_shift(self, other):
+    def bitwise_left_shift(self, other=_MISSING_ARG):
         return _nt.ops.bitwise_left_shift(self, other)
 
-    def bitwise_left_shift_(self, other):
+    def bitwise_left_shift_(self, other=_MISSING_ARG):
         return _bitwise_inplace(self, _nt.ops.bitwise_left_shift, other)
 
-    def bitwise_right_shift(self, other):
+    def bitwise_right_shift(self, other=_MISSING_ARG):
         return _nt.ops.bitwise_right_shift(self, other)
 
-    def bitwise_right_shift_(self, other):
+    def bitwise_right_shift_(self, other=_MISSING_ARG):
         return _bitwise_inplace(self, _nt.ops.bitwise_right_shift, other)
 
-    def bitwise_and_(self, other):
+    def bitwise_and_(self, other=_MISSING_ARG):
         return _bitwise_inplace(self, _nt.ops.bitwise_and, other)
 
-    def bitwise_or_(self, other):
+    def bitwise_or_(self, other=_MISSING_ARG):
         return _bitwise_inplace(self, _nt.ops.bitwise_or, other)
 
-    def bitwise_xor_(self, other):
+    def bitwise_xor_(self, other=_MISSING_ARG):
         return _bitwise_inplace(self, _nt.ops.bitwise_xor, other)
 
     def bitwise_not_(self):
@@ -1012,56 +1013,56 @@ class _TensorMath:
     def lcm_(self, other):
         return _inplace(self, _nt.ops.lcm, other)
 
-    def not_equal_(self, other):
+    def not_equal_(self, other=_MISSING_ARG):
         return _inplace(self, _nt.ops.ne, other)
 
-    def less_(self, other):
+    def less_(self, other=_MISSING_ARG):
         return _inplace(self, _nt.ops.lt, other)
 
-    def less_equal_(self, other):
+    def less_equal_(self, other=_MISSING_ARG):
         return _inplace(self, _nt.ops.le, other)
 
-    def greater_(self, other):
+    def greater_(self, other=_MISSING_ARG):
         return _inplace(self, _nt.ops.gt, other)
 
-    def greater_equal_(self, other):
+    def greater_equal_(self, other=_MISSING_ARG):
         return _inplace(self, _nt.ops.ge, other)
 
     # -- comparison and logic -------------------------------------------------------------------
-    def eq(self, other):
+    def eq(self, other=_MISSING_ARG):
         return _nt.ops.eq(self, other)
 
-    def eq_(self, other):
+    def eq_(self, other=_MISSING_ARG):
         return _inplace(self, _nt.ops.eq, other)
 
-    def ne(self, other):
+    def ne(self, other=_MISSING_ARG):
         return _nt.ops.ne(self, other)
 
-    def ne_(self, other):
+    def ne_(self, other=_MISSING_ARG):
         return _inplace(self, _nt.ops.ne, other)
 
-    def lt(self, other):
+    def lt(self, other=_MISSING_ARG):
         return _nt.ops.lt(self, other)
 
-    def lt_(self, other):
+    def lt_(self, other=_MISSING_ARG):
         return _inplace(self, _nt.ops.lt, other)
 
-    def le(self, other):
+    def le(self, other=_MISSING_ARG):
         return _nt.ops.le(self, other)
 
-    def le_(self, other):
+    def le_(self, other=_MISSING_ARG):
         return _inplace(self, _nt.ops.le, other)
 
-    def gt(self, other):
+    def gt(self, other=_MISSING_ARG):
         return _nt.ops.gt(self, other)
 
-    def gt_(self, other):
+    def gt_(self, other=_MISSING_ARG):
         return _inplace(self, _nt.ops.gt, other)
 
-    def ge(self, other):
+    def ge(self, other=_MISSING_ARG):
         return _nt.ops.ge(self, other)
 
-    def ge_(self, other):
+    def ge_(self, other=_MISSING_ARG):
         return _inplace(self, _nt.ops.ge, other)
 
     not_equal, less, less_equal, greater, greater_equal = ne, lt, le, gt, ge
@@ -1099,13 +1100,13 @@ class _TensorMath:
     def logical_not_(self):
         return _inplace(self, _nt.ops.logical_not)
 
-    def bitwise_and(self, other):
+    def bitwise_and(self, other=_MISSING_ARG):
         return _nt.ops.bitwise_and(self, other)
 
-    def bitwise_or(self, other):
+    def bitwise_or(self, other=_MISSING_ARG):
         return _nt.ops.bitwise_or(self, other)
 
-    def bitwise_xor(self, other):
+    def bitwise_xor(self, other=_MISSING_ARG):
         return _nt.ops.bitwise_xor(self, other)
 
     def bitwise_not(self):
@@ -1490,19 +1491,19 @@ class _TensorMath:
         return _nt.ops.nonzero(self, as_tuple=as_tuple)
 
     # -- matrix products ------------------------------------------------------------------------
-    def matmul(self, other):
+    def matmul(self, other=_MISSING_ARG):
         return _nt.ops.matmul(self, other)
 
-    def mm(self, mat2):
+    def mm(self, mat2=_MISSING_ARG):
         return _nt.ops.mm(self, mat2)
 
-    def bmm(self, mat2):
+    def bmm(self, mat2=_MISSING_ARG):
         return _nt.ops.bmm(self, mat2)
 
-    def mv(self, vec):
+    def mv(self, vec=_MISSING_ARG):
         return _nt.ops.mv(self, vec)
 
-    def dot(self, other):
+    def dot(self, other=_MISSING_ARG):
         return _nt.ops.dot(self, other)
 
     def addmm(self, mat1, mat2, *legacy, beta=1, alpha=1):
@@ -1513,13 +1514,13 @@ class _TensorMath:
             _inplace_product_shape(self, mat1, mat2, 2)
         return _inplace(self, _nt.ops.addmm, mat1, mat2, *legacy, beta=beta, alpha=alpha)
 
-    def outer(self, vec2):
+    def outer(self, vec2=_MISSING_ARG):
         return _nt.ops.outer(self, vec2)
 
     def ger(self, vec2):
         return _nt.ops.ger(self, vec2)
 
-    def inner(self, other):
+    def inner(self, other=_MISSING_ARG):
         return _nt.ops.inner(self, other)
 
     # -- linear algebra (ops/decomp.py, linsolve.py, products.py, lapack_legacy.py) ------------

@@ -289,3 +289,25 @@ def test_complex_alpha_grads(name, dtype):
                                   (a, b))
 
     same(fn, rtol=1e-5, atol=1e-6)
+
+
+# -- 6. argument errors of the binary ops: torch's parser words (methods and functions) --------
+
+_ARG_ERRORS = [
+    "x.pow()", "x.eq('a')", "x.add(1, 2, 3)", "x.add(1, x, x)", "x.mul()", "x.add()", "x.eq()",
+    "x.pow('a')", "x.lt('a')", "x.remainder('a')", "x.ne([1])", "x.fmod()", "x.fmod(None)",
+    "x.add(x, x)", "x.sub(x, x)", "x.add_(x, x)", "x.add('a', x)", "x.mul_()", "x.mul_('a')",
+    "x.ge_()", "x.div()", "x.div_()", "x.floor_divide()", "x.bitwise_xor_()", "x.pow_()",
+    "x.pow(exponent='a')", "x.float_power()", "x.atan2()", "x.maximum()", "x.matmul()",
+    "x.matmul(1)", "x.mm()", "x.dot()", "x.mv(1)", "x.dot(1)", "x.bmm()", "x.eq(None)",
+    "x.bitwise_left_shift_('a')", "x.minimum(1)",
+    "torch.add(x)", "torch.sub(x)", "torch.mul(x)", "torch.pow(x)", "torch.eq(x, other='a')",
+    "torch.eq(x, 'a', out=x)", "torch.remainder(x, 'a')", "torch.bitwise_and(x, 'a')",
+    "torch.atan2(x)", "torch.outer(x)", "torch.dot(x, 1)", "torch.matmul(x, 1)",
+    "torch.add(x, x, x)", "torch.add(x, 1, 2, 3)", "torch.addcmul(x, x, x, x)",
+]
+
+
+@pytest.mark.parametrize("code", _ARG_ERRORS)
+def test_binary_op_argument_errors(code):
+    same(lambda t: eval(code, {"torch": t, "x": t.ones(2)}))  # noqa: S307 - fixed test strings

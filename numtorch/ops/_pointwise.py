@@ -77,12 +77,109 @@ def type_name(x):
 
 def _check_number_or_tensor(fn, x, name="other", pos=2):
     if not isinstance(x, Tensor) and not isinstance(x, _NUMBER):
+        if pos == 2:
+            raise _operand_error(fn, x, name)
         raise TypeError(f"{fn}(): argument '{name}' (position {_place(pos)}) must be Tensor, "
                         f"not {type_name(x)}")
 
 
+# torch's parser forms of the binary ops whose operand may be a Tensor or a Number: a wrong or
+# missing operand gets its "invalid combination" listing. (method forms, function forms);
+# "{n}" is the operand's name; None: a wrong type gets "argument ... must be Tensor"
+_T, _N = "Tensor", "Number"
+_PAIR = ([f"({_T} {{n}})", f"({_N} {{n}})"],
+         [f"(Tensor input, {k} {{n}}, *, Tensor out = None)" for k in (_T, _N)])
+_SELF3 = ([f"({_T} {{n}})", f"({_N} {{n}})"],
+          ["(Tensor input, Tensor {n}, *, Tensor out = None)", "(Number self, Tensor {n})",
+           "(Tensor input, Number {n}, *, Tensor out = None)"])
+_OPERAND_FORMS = {
+    **dict.fromkeys(("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less",
+                     "less_equal", "not_equal", "fmod"), _PAIR),
+    **dict.fromkeys(("remainder", "bitwise_and", "bitwise_or", "bitwise_xor",
+                     "bitwise_left_shift", "bitwise_right_shift"), _SELF3),
+    **dict.fromkeys(("pow", "float_power"), (
+        _PAIR[0], ["(Tensor input, Tensor {n}, *, Tensor out = None)",
+                   "(Number self, Tensor {n}, *, Tensor out = None)",
+                   "(Tensor input, Number {n}, *, Tensor out = None)"])),
+}
+# forms used only for a missing operand (a wrong type gets "argument ... must be Tensor")
+_MISSING_FORMS = {
+    **dict.fromkeys(("add", "sub", "subtract"), (
+        ["(Tensor other, *, Number alpha = 1)"],
+        ["(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)"])),
+    **dict.fromkeys(("div", "divide"), (
+        ["(Tensor other)", "(Tensor other, *, str rounding_mode)",
+         "(Number other, *, str rounding_mode)"],
+        ["(Tensor input, Tensor other, *, Tensor out = None)",
+         "(Tensor input, Tensor other, *, str rounding_mode, Tensor out = None)",
+         "(Tensor input, Number other, *, str rounding_mode)"])),
+    **dict.fromkeys(("true_divide", "floor_divide"), (
+        _PAIR[0], ["(Tensor input, Tensor other, *, Tensor out = None)",
+                   "(Tensor input, Number other)"])),
+}
+
+
+def _operand_error(fn, x, name):
+    """torch's TypeError for a binary op's ``other`` (or ``exponent``) operand ``x`` that is no
+    Tensor or Number, or missing (the ``missing_arg`` default of the tensor methods): the
+    parser's "invalid combination" listing where torch has a Number form of the op, "missing 1
+    required positional arguments" or "argument ... must be Tensor" otherwise, naming the
+    function or method (in-place or alias) the program called. Error path only."""
+    from .. import _generator_args as ga
+    from .._required_dim import missing_arg
+
+    entry, caller = _entry_call()
+    method = _is_method(entry)
+    called = entry.f_code.co_name if entry is not None and method else fn
+    missing = x is missing_arg
+    key = called[:-1] if method and called.endswith("_") else called
+    forms = _OPERAND_FORMS.get(key) or (_MISSING_FORMS.get(key) if missing else None)
+    if forms is None:
+        if missing:
+            return TypeError(f'{called}() missing 1 required positional arguments: "{name}"')
+        where = f" (position {1 if method else 2})"
+        return TypeError(f"{called}(): argument '{name}'{where} must be Tensor, not "
+                         f"{type_name(x)}")
+    site = None
+    if caller is not None:
+        try:
+            site = ga._written_call(caller)
+        except Exception:  # noqa: BLE001 - an unfamiliar bytecode layout: no reading
+            site = None
+    npos, names = site if site is not None else (0 if missing else 1, ())
+    values = [] if method else ["Tensor"]
+    if not missing:
+        values.append(type_name(x))
+    pos = values[:npos] if npos <= len(values) else values + ["?"] * (npos - len(values))
+    kws = [f"{k}={type_name(x) if k == name else 'Tensor'}" for k in names]
+    got = "(" + ", ".join(pos + kws) + ")" if pos else "(" + "".join(k + ", " for k in kws) + ")"
+    listing = [f.format(n=name) for f in forms[0 if method else 1]]
+    if len(listing) == 1:
+        return TypeError(f"{called}() received an invalid combination of arguments - got {got}, "
+                         f"but expected {listing[0]}")
+    lines = []
+    if names:  # (a keyword operand: torch marks it as written)
+        bad = "(" + "".join(f"!{k}!, " for k in kws) + ")"
+    elif isinstance(x, (list, tuple)) and x and len({type(v) for v in x}) == 1:
+        bad = f"(!{type_name(x)} of [{type_name(x[0])}]!)"  # torch's parser names the items
+    else:
+        bad = "(" + ", ".join(f"!{v}!" for v in pos) + ")"
+    for form in listing:
+        lines.append(f" * {form}")
+        if not missing and (method and len(pos) + len(kws) == 1 or
+                            not method and not names and form.startswith("(Number self")):
+            lines.append(f"      didn't match because some of the arguments have invalid "
+                         f"types: {bad}")
+    return TypeError(f"{called}() received an invalid combination of arguments - got {got}, "
+                     f"but expected one of:\n" + "\n".join(lines) + "\n")
+
+
 def _check_tensor(fn, x, name="input", pos=1):
     if not isinstance(x, Tensor):
+        from .._required_dim import missing_arg
+
+        if x is missing_arg:
+            raise _operand_error(fn, x, name)
         raise TypeError(f"{fn}(): argument '{name}' (position {_place(pos)}) must be Tensor, "
                         f"not {type_name(x)}")
 

@@ -7,6 +7,7 @@ integer and bool tensors (torch's "not implemented" error for floating ones).
 import numpy as np
 
 from .. import _dtype
+from .._required_dim import missing_arg
 from ..autograd.graph import Op
 from ._pointwise import (
     _broadcast_error, _check_number_or_tensor, _check_tensor, _not_implemented, _out, _unary,
@@ -158,7 +159,7 @@ def _invert_operator(input):
 
 
 def _logical(fn_name):
-    def fn(input, other, *, out=None):
+    def fn(input, other=missing_arg, *, out=None):
         _check_tensor(fn_name, input)
         _check_tensor(fn_name, other, "other", 2)
         return _out(_Logical.apply(input, other, fn=fn_name), out, fn_name,
@@ -171,7 +172,7 @@ def _logical(fn_name):
 
 
 def _bitwise(fn_name):
-    def fn(input, other, *, out=None):
+    def fn(input, other=missing_arg, *, out=None):
         _check_number_or_tensor(fn_name, input, "input", 1)
         _check_number_or_tensor(fn_name, other)
         return _out(_Bitwise.apply(input, other, fn=fn_name), out, fn_name,
@@ -192,7 +193,7 @@ logical_not = _unary(LogicalNot, "logical_not", "Return True where ``input`` is 
 bitwise_not = _unary(BitwiseNot, "bitwise_not", "Invert the bits of an integer or bool tensor.")
 
 
-def bitwise_left_shift(input, other, *, out=None):
+def bitwise_left_shift(input, other=missing_arg, *, out=None):
     """Shift the bits of integer ``input`` left by ``other`` (``input << other``).
 
     Bits shifted out are lost (the result wraps in the dtype); shifting by a negative amount
@@ -213,7 +214,7 @@ def bitwise_left_shift(input, other, *, out=None):
                 over=(input, other))
 
 
-def bitwise_right_shift(input, other, *, out=None):
+def bitwise_right_shift(input, other=missing_arg, *, out=None):
     """Shift the bits of integer ``input`` right by ``other`` (``input >> other``).
 
     Signed integers shift arithmetically (the sign is kept); shifting by a negative amount or

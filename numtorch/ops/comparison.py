@@ -11,6 +11,7 @@ import operator
 import numpy as np
 
 from .. import _dtype
+from .._required_dim import missing_arg
 from .._sparse import SparseCOO, map_values
 from .._tensor import Tensor, _make
 from ..autograd._pointwise_layout import pointwise_result
@@ -295,7 +296,7 @@ class Clamp(Op):
 
 
 def _compare(cls, name, symbol):
-    def fn(input, other, *, out=None):
+    def fn(input, other=missing_arg, *, out=None):
         if not isinstance(other, Tensor):
             _check_number_or_tensor(name, other)
         if input.__class__ is Tensor and input._array.__class__ is not np.ndarray and \
@@ -446,7 +447,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return bool(isclose(input, other, rtol, atol, equal_nan).all())
 
 
-def maximum(input, other, *, out=None):
+def maximum(input, other=missing_arg, *, out=None):
     """Elementwise maximum of two tensors; NaN propagates, ties split the gradient.
 
     Example:
@@ -458,7 +459,7 @@ def maximum(input, other, *, out=None):
     return _out(Maximum.apply(input, other), out, "maximum", over=(input, other))
 
 
-def minimum(input, other, *, out=None):
+def minimum(input, other=missing_arg, *, out=None):
     """Elementwise minimum of two tensors; NaN propagates, ties split the gradient.
 
     Example:

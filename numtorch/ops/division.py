@@ -7,6 +7,7 @@ float forms give inf and NaN.
 
 import numpy as np
 
+from .._required_dim import missing_arg
 from .._tensor import Tensor
 from ..autograd.graph import Op
 from ..backend import _keep_dtype as keep_dtype
@@ -282,7 +283,7 @@ class Fmod(_Modulo):
     np_fn, kernel, rounding = "fmod", "fmod_cpu", "trunc"
 
 
-def div(input, other, *, rounding_mode=None, out=None):
+def div(input, other=missing_arg, *, rounding_mode=None, out=None):
     """Divide ``input`` by ``other`` elementwise.
 
     Args:
@@ -321,12 +322,12 @@ def div(input, other, *, rounding_mode=None, out=None):
 divide = div
 
 
-def true_divide(input, other, *, out=None):
+def true_divide(input, other=missing_arg, *, out=None):
     """Same as :func:`div` with ``rounding_mode=None``."""
     return div(input, other, out=out)
 
 
-def floor_divide(input, other, *, out=None):
+def floor_divide(input, other=missing_arg, *, out=None):
     """Divide and round down elementwise (Python's ``//``); torch gives it no derivative.
 
     Example:
@@ -341,7 +342,7 @@ def floor_divide(input, other, *, out=None):
     return _out(r.detach(), out, "floor_divide")
 
 
-def remainder(input, other, *, out=None):
+def remainder(input, other=missing_arg, *, out=None):
     """Python-style modulus: the result has the sign of ``other`` (``input % other``).
 
     Example:
@@ -352,7 +353,7 @@ def remainder(input, other, *, out=None):
     return _out(Remainder.apply(input, other), out, "remainder", over=(input, other))
 
 
-def fmod(input, other, *, out=None):
+def fmod(input, other=missing_arg, *, out=None):
     """C-style modulus: the result has the sign of ``input``.
 
     Example:

@@ -14,6 +14,7 @@ import numbers
 import numpy as np
 
 from .. import _dtype
+from .._required_dim import missing_arg
 from .._sparse import SparseCOO, map_values
 from .._tensor import Tensor
 from .._warn_once import warn_once
@@ -29,7 +30,7 @@ from ._pointwise import (
     _NUMBER, _broadcast_error, _check_number_or_tensor, _check_tensor, _cj, _is_float,
     _not_implemented, _out, _zeros_like, type_name,
 )
-from ._util import _entry_call, pointwise_layout_result, user_stacklevel
+from ._util import _entry_call, _is_method, pointwise_layout_result, user_stacklevel
 from ._util import tensor_from_array as _make
 from .comparison import where
 from .division import div
@@ -563,8 +564,20 @@ def _legacy_scalar_first(fn, first, legacy, kw, kw_default, nargs):
     per process). Returns the multiplier and the operands, or raises torch's TypeError."""
     if (len(legacy) != 1 or kw is not kw_default or isinstance(first, Tensor)
             or not isinstance(first, numbers.Number)):
-        raise TypeError(f"{fn}() takes {nargs} positional arguments but "
-                        f"{nargs + len(legacy)} were given")
+        entry = _entry_call()[0]
+        if not _is_method(entry):
+            raise TypeError(f"{fn}() takes {nargs} positional arguments but "
+                            f"{nargs + len(legacy)} were given")
+        called = entry.f_code.co_name  # (add_, subtract, ...)
+        if nargs == 2 and kw is kw_default and len(legacy) > 1 and \
+                isinstance(first, numbers.Number) and not isinstance(first, Tensor):
+            got = ", ".join(f"!{'Tensor' if isinstance(v, Tensor) else type_name(v)}!"
+                            for v in (first, *legacy))
+            raise TypeError(f"{called}() received an invalid combination of arguments - got "
+                            f"({got}), but expected (Tensor other, *, Number alpha = 1)")
+        n = nargs - 1  # a method's count leaves self out
+        raise TypeError(f"{called}() takes {n} positional argument{'s' if n > 1 else ''} but "
+                        f"{n + len(legacy)} were given")
     if nargs == 2:
         old, new = "Number alpha, Tensor other", "Tensor other, *, Number alpha = 1"
     else:
@@ -576,7 +589,7 @@ def _legacy_scalar_first(fn, first, legacy, kw, kw_default, nargs):
     return first, legacy[0]
 
 
-def add(input, other, *legacy, alpha=1, out=None):
+def add(input, other=missing_arg, *legacy, alpha=1, out=None):
     """Add ``alpha * other`` to ``input`` elementwise, with broadcasting and type promotion.
 
     Args:
@@ -622,7 +635,7 @@ def _bool_sub_error(both):
                         "operator instead.")
 
 
-def sub(input, other, *legacy, alpha=1, out=None):
+def sub(input, other=missing_arg, *legacy, alpha=1, out=None):
     """Subtract ``alpha * other`` from ``input`` elementwise (broadcasting, promotion).
 
     Args:
@@ -678,7 +691,7 @@ def rsub(input, other, *, alpha=1):
     return rename_node(out, "RsubBackward0") if isinstance(other, Tensor) else out
 
 
-def mul(input, other, *, out=None):
+def mul(input, other=missing_arg, *, out=None):
     """Multiply ``input`` by ``other`` elementwise, with broadcasting and type promotion.
 
     Args:
@@ -717,7 +730,7 @@ def _any_sparse(a, b):
 
 multiply = mul
 
-def pow(input, exponent, *, out=None):  # noqa: A001 - torch's name
+def pow(input, exponent=missing_arg, *, out=None):  # noqa: A001 - torch's name
     """Raise ``input`` to ``exponent`` elementwise; either (not both) may be a number.
 
     Args:
@@ -764,7 +777,7 @@ def pow(input, exponent, *, out=None):  # noqa: A001 - torch's name
                 out, "pow", over=(input, exponent))
 
 
-def atan2(input, other, *, out=None):
+def atan2(input, other=missing_arg, *, out=None):
     """Elementwise arctangent of ``input / other``, using both signs to pick the quadrant.
 
     Example:

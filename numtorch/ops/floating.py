@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from .. import _dtype, return_types
+from .._required_dim import missing_arg
 from .._sparse import SparseCOO, map_values
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
@@ -395,7 +396,7 @@ def _float_power_dtype(*operands):
     return _dtype.float64
 
 
-def float_power(input, exponent, *, out=None):
+def float_power(input, exponent=missing_arg, *, out=None):
     """Raise ``input`` to ``exponent`` in double precision (float64, or complex128 when either
     operand is complex).
 

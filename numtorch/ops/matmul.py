@@ -9,6 +9,7 @@ import numbers
 import numpy as np
 
 from .. import _dtype
+from .._required_dim import missing_arg
 from .._tensor import Tensor
 from .._sparse import SparseTensor
 from ..autograd import graph as _graph
@@ -159,14 +160,22 @@ def _check_matmul(input, other):
         raise NotImplementedError(f'"{name}" not implemented for \'Bool\'')
 
 
+# torch's name of the second operand of each product (its argument errors name it)
+_SECOND = {"dot": "tensor", "mm": "mat2", "bmm": "mat2", "mv": "vec", "outer": "vec2"}
+
+
 def _need_tensors(fn, *ts):
     for i, t in enumerate(ts):
         if not isinstance(t, Tensor):
+            if i == 1 and len(ts) == 2:  # (placed as the program called: method or function)
+                from ._pointwise import _operand_error
+
+                raise _operand_error(fn, t, _SECOND.get(fn, "other"))
             raise TypeError(f"{fn}(): argument '{'input' if i == 0 else 'other'}' (position "
                             f"{i + 1}) must be Tensor, not {type(t).__name__}")
 
 
-def matmul(input, other, *, out=None):
+def matmul(input, other=missing_arg, *, out=None):
     """Matrix product with torch's rules: 1-D operands are vectors, batch dims broadcast.
 
     Args:
@@ -202,7 +211,7 @@ def _fits(out, n):
     return len(shape) == 0 or len(shape) == 1 and shape[0] in (1, n)
 
 
-def mm(input, mat2, *, out=None):
+def mm(input, mat2=missing_arg, *, out=None):
     """Product of two 2-D matrices.
 
     Example:
@@ -226,7 +235,7 @@ def mm(input, mat2, *, out=None):
     return matmul(input, mat2, out=out)
 
 
-def bmm(input, mat2, *, out=None):
+def bmm(input, mat2=missing_arg, *, out=None):
     """Batched product of two 3-D tensors with equal batch sizes (no broadcasting).
 
     Example:
@@ -247,7 +256,7 @@ def bmm(input, mat2, *, out=None):
     return rename_node(matmul(input, mat2, out=out), "BmmBackward0")
 
 
-def mv(input, vec, *, out=None):
+def mv(input, vec=missing_arg, *, out=None):
     """Matrix-vector product of a 2-D ``input`` and a 1-D ``vec``.
 
     Example:
@@ -261,7 +270,7 @@ def mv(input, vec, *, out=None):
     return matmul(input, vec, out=out)
 
 
-def dot(input, other, *, out=None):
+def dot(input, other=missing_arg, *, out=None):
     """Dot product of two 1-D tensors of the same size and dtype.
 
     Example:
@@ -288,7 +297,7 @@ def vdot(input, other, *, out=None):
     return dot(input, other, out=out)
 
 
-def inner(input, other, *, out=None):
+def inner(input, other=missing_arg, *, out=None):
     """Sum of products over the last dim of both tensors (a scalar product for 1-D inputs).
 
     A 0-d operand multiplies the other elementwise. The result has shape
@@ -314,7 +323,7 @@ def inner(input, other, *, out=None):
                       "output tensor with dtype {got}")
 
 
-def outer(input, vec2, *, out=None):
+def outer(input, vec2=missing_arg, *, out=None):
     """Outer product of two 1-D tensors (dtypes are promoted, as for ``*``).
 
     Example:
