@@ -156,3 +156,43 @@ def _cache_program(lib):
 
 def test_export_with_registered_pytree_input_and_output():
     assert _cache_program(numtorch) == _cache_program(torch)
+
+
+def _scalar_inputs_program(lib, tmp_path):
+    """Python scalar inputs of an exported program (torch lists them as USER_INPUT constants
+    with placeholders), kept through save/load, and the checks of a call's keywords and
+    structure."""
+
+    class M(lib.nn.Module):
+        def forward(self, x, n, flag=True, mode="a", s=None, y=None):
+            out = x * n
+            if flag:
+                out = out + 1
+            return out if y is None else out + y
+
+    x = lib.ones(2)
+    ep = lib.export.export(M(), (x, 3), {"flag": False, "mode": "b", "s": None, "y": x})
+    log = [ep.graph_signature.user_inputs,
+           [type(s.arg).__name__ for s in ep.graph_signature.input_specs],
+           [n.name for n in ep.graph.nodes if n.op == "placeholder"]]
+    path = str(tmp_path / f"{lib.__name__}.pt2")
+    lib.export.save(ep, path)
+    ep2 = lib.export.load(path)
+    log.append(ep2.graph_signature.user_inputs)
+    good = {"flag": False, "mode": "b", "s": None, "y": x}
+    log.append(ep2.module()(x, 3, **good).tolist())
+    log.append(ep.module()(x, 3, **dict(reversed(list(good.items())))).tolist())
+    for args, kwargs in [((x, 3), {"flag": False, "mode": "b", "s": None}),
+                         ((x, 3, False), {"mode": "b", "s": None, "y": x}),
+                         ((x, 3), dict(good, y=[x])),
+                         ((x, 3), dict(good, flag=True))]:
+        try:
+            ep.module()(*args, **kwargs)
+            log.append("ran")
+        except Exception as e:  # noqa: BLE001 - the class and message are compared
+            log.append((type(e).__name__, str(e).replace("numtorch", "torch")))
+    return log
+
+
+def test_export_scalar_inputs_and_input_structure_checks(tmp_path):
+    assert _scalar_inputs_program(numtorch, tmp_path) == _scalar_inputs_program(torch, tmp_path)

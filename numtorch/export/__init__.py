@@ -211,8 +211,7 @@ class _Parts:
     """Everything an ExportedProgram is made of (built by export(), rebuilt by load())."""
 
     out_spec = None  # the output's pytree spec where it has non-plain containers
-    in_spec = None  # the pytree spec of (args, kwargs) at export, and of the bound inputs
-    bound_spec = None
+    in_spec = None  # the pytree spec of (args, kwargs) at export
 
     def __init__(self, input_specs, calls, output, tensors, group_source, group_size,
                  group_range, guards, in_names, example_inputs, leaf_modules=None):
@@ -229,6 +228,21 @@ class _Parts:
     def tensor_of(self, spec):
         return self.tensors[spec.value]
 
+    def _check_structure(self, args, kwargs):
+        """torch's checks of a call's inputs against the export-time (args, kwargs): the same
+        keywords (in any order), then the same pytree structure."""
+        expected = list(self.in_spec.children()[1].context)
+        if set(kwargs) != set(expected):
+            raise ValueError(f"Ran into a kwarg keyword mismatch: Got the following keywords "
+                             f"{list(kwargs)} but expected {expected}")
+        got = _pytree.tree_flatten((tuple(args), {k: kwargs[k] for k in expected}))[1]
+        if got != self.in_spec:
+            raise ValueError(
+                "Trying to flatten user inputs with exported input tree spec: \n"
+                f"{self.in_spec}\nbut actually got inputs with tree spec of: \n{got}.\n"
+                "Please check that the inputs have the same number and type of args and "
+                "kwargs as the ones you used when tracing.")
+
     def guard(self, module, args, kwargs):
         """The exported module's forward pre-hook: flatten the call's inputs as at export and
         check them against the shapes and values the program was specialised on."""
@@ -236,15 +250,8 @@ class _Parts:
         for name, value in zip(self.in_names, args):
             bound[name] = value
         bound.update(kwargs)
-        if self.bound_spec is not None:
-            got = _pytree.tree_flatten({n: bound[n] for n in self.in_names if n in bound})[1]
-            if got != self.bound_spec:
-                raise ValueError(
-                    "Trying to flatten user inputs with exported input tree spec: \n"
-                    f"{self.in_spec}\nbut actually got inputs with tree spec of: \n"
-                    f"{_pytree.tree_flatten((tuple(args), dict(kwargs)))[1]}.\n"
-                    "Please check that the inputs have the same number and type of args and "
-                    "kwargs as the ones you used when tracing.")
+        if self.in_spec is not None:
+            self._check_structure(args, kwargs)
         leaves = []
         for name in self.in_names:
             if name in bound:
@@ -330,7 +337,6 @@ def export(mod, args, kwargs=None, *, dynamic_shapes=None, strict=False,
     named = _bound(mod, args, kwargs)
     # the structure of the inputs before the runs below (a cache object may fill up in them)
     in_spec = _pytree.tree_flatten((tuple(args), kwargs))[1]
-    bound_spec = _pytree.tree_flatten(dict(named))[1]
     leaves = []
     for name, value in named:
         _leaves(name, value, leaves)
@@ -357,9 +363,15 @@ def export(mod, args, kwargs=None, *, dynamic_shapes=None, strict=False,
             specs.append(Spec("CONSTANT_TENSOR", f"c_lifted_tensor_{i}", f"lifted_tensor_{i}",
                               value))
             tensors[value] = t
-        for name, _ in user:
-            specs.append(Spec("USER_INPUT", name, None, k))
-            k += 1
+        for name, value in leaves:
+            if isinstance(value, Tensor):
+                specs.append(Spec("USER_INPUT", name, None, k))
+                k += 1
+            elif isinstance(value, _CONSTANT_INPUTS):
+                # a Python scalar input: a placeholder the graph does not read, as torch's
+                spec = Spec("USER_INPUT", name, None, f"const:{name}")
+                spec.constant = (value,)
+                specs.append(spec)
         return specs, tensors
 
     leaf_specs = _dynamic_groups(named, dynamic_shapes)
@@ -449,11 +461,12 @@ def export(mod, args, kwargs=None, *, dynamic_shapes=None, strict=False,
     parts = _Parts(specs, base.calls, base.output, tensors, group_source, group_size,
                    group_range, guards, in_names, (args, kwargs), _trace.opaque_modules(mod))
     parts.out_spec = _output_spec(result)
-    parts.in_spec, parts.bound_spec = in_spec, bound_spec
+    parts.in_spec = in_spec
     return ExportedProgram(parts)
 
 
 _PLAIN_NODES = (tuple, list, dict, collections.namedtuple)
+_CONSTANT_INPUTS = (bool, int, float, str, type(None))
 _BUILTIN_NODES = (tuple, list, dict, collections.OrderedDict, collections.defaultdict,
                   collections.deque)
 

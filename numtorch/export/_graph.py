@@ -15,6 +15,8 @@ class Spec:
     """One input of the program: ``kind`` PARAMETER/BUFFER/CONSTANT_TENSOR/USER_INPUT,
     ``name`` (the placeholder), ``target`` (the state name), the value number."""
 
+    constant = None  # a USER_INPUT that is a Python scalar: (its value at export,)
+
     def __init__(self, kind, name, target, value, persistent=None):
         self.kind, self.name, self.target, self.value = kind, name, target, value
         self.persistent = persistent

@@ -106,7 +106,8 @@ def save(ep, f, *, extra_files=None, opset_version=None, pickle_protocol=2):
     p = ep._parts
     program = {
         "format": FORMAT,
-        "inputs": [[s.kind, s.name, s.target, s.value, s.persistent] for s in p.input_specs],
+        "inputs": [[s.kind, s.name, s.target, s.value, s.persistent]
+                   + ([] if s.constant is None else [s.constant[0]]) for s in p.input_specs],
         "calls": [[c.kind, c.name, None if c.target is None else _target_name(c.target),
                    _enc(c.args), _enc(c.kwargs), _enc(c.outputs)] for c in p.calls],
         "output": _enc(p.output),
@@ -134,8 +135,11 @@ def load(f, *, extra_files=None, expected_opset_version=None):
     if program.get("format") != FORMAT:
         raise RuntimeError(f"numtorch.export.load: unknown format {program.get('format')!r}")
     tensors = {int(k): v for k, v in blob["tensors"].items()}
-    specs = [Spec(kind, name, target, value, persistent)
-             for kind, name, target, value, persistent in program["inputs"]]
+    specs = []
+    for entry in program["inputs"]:
+        specs.append(Spec(*entry[:5]))
+        if len(entry) > 5:  # a Python scalar user input
+            specs[-1].constant = (entry[5],)
     calls = []
     for kind, name, target, args, kwargs, outputs in program["calls"]:
         fn = None if target is None else _resolve(target)

@@ -2,6 +2,7 @@
 
 from . import _graph
 from .graph_signature import (
+    ConstantArgument,
     ExportGraphSignature,
     InputKind,
     InputSpec,
@@ -54,7 +55,8 @@ class ExportedProgram:
     @property
     def graph_signature(self):
         p = self._parts
-        inputs = [InputSpec(InputKind[s.kind], TensorArgument(s.name), s.target,
+        inputs = [InputSpec(InputKind[s.kind], TensorArgument(s.name) if s.constant is None
+                            else ConstantArgument(s.name, s.constant[0]), s.target,
                             s.persistent) for s in p.input_specs]
         names = {}
         for node in self.graph.nodes:

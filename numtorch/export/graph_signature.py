@@ -83,7 +83,8 @@ class ExportGraphSignature:
 
     @property
     def user_inputs(self):
-        return tuple(s.arg.name for s in self.input_specs if s.kind == InputKind.USER_INPUT)
+        return tuple(s.arg.value if isinstance(s.arg, ConstantArgument) else s.arg.name
+                     for s in self.input_specs if s.kind == InputKind.USER_INPUT)
 
     @property
     def user_outputs(self):
