@@ -303,7 +303,7 @@ def _timeout_seconds(timeout):
         return default_pg_timeout.total_seconds()
     if not isinstance(timeout, datetime.timedelta):
         raise TypeError(f"Expected timeout argument to be of type datetime.timedelta, got "
-                        f"{type(timeout).__name__}")
+                        f"{timeout}")
     return timeout.total_seconds()
 
 
@@ -483,6 +483,11 @@ def get_world_size(group=None):
 
 def get_backend(group=None):
     """The backend name the group was created with (as asked for; "undefined" if none)."""
+    group = group or None  # (torch: any false value names the default group)
+    if group is not None and group is not GroupMember.NON_GROUP_MEMBER \
+            and not isinstance(group, ProcessGroup):
+        raise ValueError(f"Process group {group} is not initialized in the world group map. "
+                         f"Please initialize the group first.")
     g = resolve_group(group)
     if g is GroupMember.NON_GROUP_MEMBER:
         raise ValueError("Invalid process group specified")

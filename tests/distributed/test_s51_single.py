@@ -10,7 +10,10 @@ output_device=0)`` (or ``device_ids=[]``) raised where torch accepts them (torch
 truthy ``device_ids``/``output_device`` for a CPU module); ``distribute_tensor``,
 ``DTensor.from_local`` and ``redistribute`` took any ``Shard(dim)`` (past the last dim, or
 negative beyond ``-ndim``) and built a DTensor whose placements name no dim of it; torch
-refuses them (each API with its own error).
+refuses them (each API with its own error); ``get_backend(5)`` said "Invalid process group
+specified" (torch: "Process group 5 is not initialized in the world group map...") and
+``get_backend(0)`` raised (torch: any false value is the default group); a timeout that is
+not a timedelta was named by its type, torch quotes the value.
 """
 
 import warnings
@@ -45,6 +48,13 @@ def _cases(lib):
                                                                src=2),
         "gather_no_list_on_root": lambda: dist.gather(t, None, dst=0),
         "scatter_no_list_on_root": lambda: dist.scatter(lib.zeros(4), None, src=0),
+        "backend_of_int": lambda: dist.get_backend(5),
+        "backend_of_str": lambda: dist.get_backend("x"),
+        "backend_of_zero": lambda: dist.get_backend(0),
+        "backend_of_empty_list": lambda: dist.get_backend([]),
+        "backend_of_non_member": lambda: dist.get_backend(dist.GroupMember.NON_GROUP_MEMBER),
+        "new_group_int_timeout": lambda: dist.new_group([0], timeout=5),
+        "new_group_float_timeout": lambda: dist.new_group([0], timeout=1.5),
         "ddp_output_device_0": lambda: _ddp(lib, output_device=0),
         "ddp_device_ids_empty": lambda: _ddp(lib, device_ids=[]),
         "ddp_device_ids_0": lambda: _ddp(lib, device_ids=[0]),
