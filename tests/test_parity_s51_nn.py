@@ -172,3 +172,38 @@ def test_future_module_param_conversion(mode, convert):
 
 def test_future_names():
     same(lambda t: sorted(n for n in dir(t.__future__) if not n.startswith("_")))
+
+
+# -- 9. optimizer state dicts of torch < 1.12: Python-number step counters load as tensors -----
+@pytest.mark.parametrize("name", ["Adam", "AdamW", "Adagrad", "RMSprop", "Adadelta", "Adamax",
+                                  "NAdam", "RAdam", "ASGD", "Rprop", "Adafactor", "SGD"])
+@pytest.mark.parametrize("default64", [False, True])
+def test_optimizer_load_number_step(name, default64):
+    def f(t):
+        old = t.get_default_dtype()
+        t.set_default_dtype(t.float64 if default64 else t.float32)
+        try:
+            kw = {"momentum": 0.9} if name == "SGD" else {}
+            cls = getattr(t.optim, name)
+            p = t.nn.Parameter(t.ones(2, dtype=t.float32))
+            opt = cls([p], lr=0.1, **kw)
+            p.grad = t.ones(2, dtype=t.float32)
+            opt.step()
+            sd = opt.state_dict()
+            st = dict(sd["state"][0])
+            for k in ("step", "mu_product", "eta", "mu"):
+                if k in st:
+                    st[k] = int(st[k].item()) if k == "step" else st[k].item()
+            sd = {"state": {0: st}, "param_groups": sd["param_groups"]}
+            q = t.nn.Parameter(t.ones(2, dtype=t.float32))
+            opt2 = cls([q], lr=0.1, **kw)
+            opt2.load_state_dict(sd)
+            counters = {k: (v.dtype, float(v)) for k, v in opt2.state[q].items()
+                        if k in ("step", "mu_product", "eta", "mu")}
+            q.grad = t.ones(2, dtype=t.float32)
+            opt2.step()
+            return counters, q.detach()
+        finally:
+            t.set_default_dtype(old)
+
+    same(f, rtol=1e-6, atol=1e-7)

@@ -46,6 +46,8 @@ class Adafactor(Optimizer):
         >>> w.sum().backward(); opt.step()
     """
 
+    _scalar_state_keys = ("step",)
+
     __module__ = "numtorch.optim"  # where torch reports its Adafactor
 
     def __init__(self, params, lr=1e-2, beta2_decay=-0.8, eps=(None, 1e-3), d=1.0,

@@ -24,6 +24,8 @@ class Adadelta(Optimizer):
         maximize (bool): ascend instead of descend. Default: False.
     """
 
+    _scalar_state_keys = ("step",)
+
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
                  capturable=False, maximize=False, differentiable=False):
         check_lr(lr)

@@ -27,6 +27,8 @@ class Adagrad(Optimizer):
     As in torch, the state of the constructor's parameters exists before the first step.
     """
 
+    _scalar_state_keys = ("step",)
+
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
                  initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False,
                  differentiable=False, fused=None):

@@ -237,6 +237,8 @@ class Adam(Optimizer):
         decoupled_weight_decay (bool): decay the weights directly (AdamW). Default: False.
     """
 
+    _scalar_state_keys = ("step",)
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False):

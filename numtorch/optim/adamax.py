@@ -24,6 +24,8 @@ class Adamax(Optimizer):
         maximize (bool): ascend instead of descend. Default: False.
     """
 
+    _scalar_state_keys = ("step",)
+
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  foreach=None, *, maximize=False, differentiable=False, capturable=False):
         check_lr(lr)

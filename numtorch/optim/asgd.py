@@ -23,6 +23,8 @@ class ASGD(Optimizer):
     The running average of the parameters is kept in ``state['ax']``.
     """
 
+    _scalar_state_keys = ("step", "eta", "mu")
+
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
                  foreach=None, maximize=False, differentiable=False, capturable=False):
         check_lr(lr)

@@ -26,6 +26,8 @@ class NAdam(Optimizer):
         maximize (bool): ascend instead of descend. Default: False.
     """
 
+    _scalar_state_keys = ("step", "mu_product")
+
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
                  maximize=False, capturable=False, differentiable=False):

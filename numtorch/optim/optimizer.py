@@ -573,8 +573,24 @@ class Optimizer:
                 ng.setdefault(name, default)
             new_groups.append(ng)
         self.param_groups = new_groups
+        self._tensor_scalar_state()
         for hook in list(self._optimizer_load_state_dict_post_hooks.values()):
             hook(self)
+
+    # the 0-d tensor counters of a parameter's state (torch's float ``step`` and the like): a
+    # state dict from torch before 1.12 holds them as Python numbers, made tensors on loading
+    _scalar_state_keys = ()
+
+    def _tensor_scalar_state(self):
+        from .. import _dtype
+
+        dt = "float64" if _dtype.get_default_dtype() is _dtype.float64 else "float32"
+        for p, st in self.state.items():
+            for key in self._scalar_state_keys:
+                v = st.get(key)
+                if v is not None and not isinstance(v, Tensor):
+                    xp = backend.xp_of(p._array)  # (where this optimizer keeps its counters)
+                    st[key] = _make(xp.asarray(float(v), dtype=dt))
 
     def __getstate__(self):
         return {"defaults": self.defaults, "state": self.state,

@@ -27,6 +27,8 @@ class RAdam(Optimizer):
     While the variance estimate is unreliable (rho_t <= 5) the update is plain momentum SGD.
     """
 
+    _scalar_state_keys = ("step",)
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False,
                  capturable=False, differentiable=False):

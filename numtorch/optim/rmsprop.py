@@ -27,6 +27,8 @@ class RMSprop(Optimizer):
         maximize (bool): ascend instead of descend. Default: False.
     """
 
+    _scalar_state_keys = ("step",)
+
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
                  centered=False, capturable=False, foreach=None, maximize=False,
                  differentiable=False):

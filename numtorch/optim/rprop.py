@@ -18,6 +18,8 @@ class Rprop(Optimizer):
         maximize (bool): ascend instead of descend. Default: False.
     """
 
+    _scalar_state_keys = ("step",)
+
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *,
                  capturable=False, foreach=None, maximize=False, differentiable=False):
         check_lr(lr)
