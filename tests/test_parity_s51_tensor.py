@@ -311,3 +311,50 @@ _ARG_ERRORS = [
 @pytest.mark.parametrize("code", _ARG_ERRORS)
 def test_binary_op_argument_errors(code):
     same(lambda t: eval(code, {"torch": t, "x": t.ones(2)}))  # noqa: S307 - fixed test strings
+
+
+# -- 7. torch.sparse.spdiags ---------------------------------------------------------------------
+
+def _spd(t):
+    return t.arange(1., 10.).view(3, 3)
+
+
+_SPDIAGS = {
+    "coo": lambda t: t.sparse.spdiags(_spd(t), t.tensor([0, -1, 1]), (3, 3)),
+    "csr_wide": lambda t: t.sparse.spdiags(_spd(t), t.tensor([0, 1, 3]), (2, 3),
+                                           layout=t.sparse_csr),
+    "vector": lambda t: t.sparse.spdiags(_spd(t)[0], t.tensor(1), (3, 3)),
+    "long_transposed": lambda t: t.sparse.spdiags(_spd(t).long().t(), t.tensor([0, -1, 1]),
+                                                  (3, 3)),
+    "tall": lambda t: t.sparse.spdiags(_spd(t), t.tensor([0, -2, 2]), (5, 3)),
+    "err_duplicate": lambda t: t.sparse.spdiags(_spd(t), t.tensor([0, 0, 1]), (3, 3)),
+    "err_count": lambda t: t.sparse.spdiags(_spd(t), t.tensor([0, 1]), (3, 3)),
+    "err_float_offsets": lambda t: t.sparse.spdiags(_spd(t), t.tensor([0., 1, 2]), (3, 3)),
+    "err_int_offsets": lambda t: t.sparse.spdiags(_spd(t), t.tensor([0, 1, 2], dtype=t.int32),
+                                                  (3, 3)),
+    "err_shape": lambda t: t.sparse.spdiags(_spd(t), t.tensor([0, 1, 2]), (3, 3, 3)),
+    "err_layout": lambda t: t.sparse.spdiags(_spd(t), t.tensor([0, 1, 2]), (3, 3),
+                                             layout=t.strided),
+    "err_list": lambda t: t.sparse.spdiags(_spd(t), [0, 1, 2], (3, 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SPDIAGS))
+def test_spdiags(name):
+    def fn(t):
+        r = _SPDIAGS[name](t)
+        if r.layout == t.sparse_coo:
+            return r.to_dense(), r._indices(), r._values(), r.is_coalesced()
+        return r.to_dense(), r.crow_indices(), r.col_indices(), r.values()
+
+    same(fn)
+
+
+def test_spdiags_grad():
+    def fn(t):
+        d = t.arange(1., 10.).view(3, 3).requires_grad_()
+        s = t.sparse.spdiags(d, t.tensor([0, -1, 1]), (3, 3))
+        y = (s.to_dense() * t.arange(9.).view(3, 3)).sum()
+        return s.requires_grad, t.autograd.grad(y, d)
+
+    same(fn)

@@ -4,6 +4,7 @@ and of the compressed layouts CSR/CSC/BSR/BSC (see ``_compressed``)."""
 from ..ops.sparse_ops import mm as _mm
 from ..ops.sparse_ops import sparse_softmax as _sparse_softmax
 from ..ops.sparse_ops import sparse_sum as _sparse_sum
+from ..autograd.graph import Op as _Op
 from ..autograd.graph import rename_node as _rename
 from . import (
     _compressed,
@@ -25,7 +26,83 @@ from ._legacy import (  # noqa: F401  (the 0.x names torch.sparse.FloatTensor & 
 )
 
 __all__ = ["addmm", "mm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants",
-           "sampled_addmm"]
+           "sampled_addmm", "spdiags"]
+
+
+class _SpdiagsValues(_Op):
+    """The entries spdiags takes from its diagonals (``diags[which, col]``); torch defines no
+    derivative for spdiags, so backward raises its error."""
+
+    def forward(self, diags):
+        return diags[self.xp.asarray(self.which), self.xp.asarray(self.col)]
+
+    def backward(self, grad):
+        raise RuntimeError("derivative for aten::_spdiags is not implemented")
+
+
+def spdiags(diagonals, offsets, shape, layout=None):
+    """A sparse 2-D tensor of ``shape`` with row ``i`` of ``diagonals`` on diagonal
+    ``offsets[i]`` (0 main, > 0 above, < 0 below): element ``diagonals[i, j]`` goes to
+    ``(j - offsets[i], j)`` where that lies inside. COO (uncoalesced) by default, or
+    ``torch.sparse_csr``/``torch.sparse_csc``; differentiable in ``diagonals``.
+
+    Example:
+        >>> torch.sparse.spdiags(torch.ones(2, 3), torch.tensor([0, 1]), (3, 3)).to_dense()
+        tensor([[1., 1., 0.],
+                [0., 1., 1.],
+                [0., 0., 1.]])
+    """
+    import numpy as np
+
+    from .. import _dtype, _layout
+    from .._from_data import tensor as _tensor
+    from .._tensor import Tensor
+
+    for pos, (name, t) in enumerate((("diagonals", diagonals), ("offsets", offsets)), 1):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"_spdiags(): argument '{name}' (position {pos}) must be Tensor, "
+                            f"not {type(t).__name__}")
+    kinds = {_layout.sparse_coo: "Sparse", _layout.sparse_csr: "SparseCsr",
+             _layout.sparse_csc: "SparseCsc"}
+    if layout is not None and layout not in kinds:
+        word = {_layout.strided: "Strided", _layout.sparse_bsr: "SparseBsr",
+                _layout.sparse_bsc: "SparseBsc"}.get(layout, str(layout))
+        raise RuntimeError(f"Only output layouts (Sparse, SparseCsc, SparseCsr) are supported, "
+                           f"got {word}")
+    shape = tuple(shape)
+    if len(shape) != 2:
+        raise RuntimeError("Output shape must be 2d")
+    if diagonals.dim() > 2:
+        raise RuntimeError("Diagonals must be vector or matrix")
+    if offsets.dim() > 1:
+        raise RuntimeError("Offsets must be scalar or vector")
+    if offsets.dtype is not _dtype.int64:
+        show = _dtype._TYPE_DISPLAY
+        raise RuntimeError(f"Offset Tensor must have dtype Long but got "
+                           f"{show[offsets.dtype.name]}")
+    diags = diagonals.reshape(1, -1) if diagonals.dim() < 2 else diagonals
+    offs = offsets.detach().cpu().numpy().reshape(-1).astype(np.int64)
+    if diags.shape[0] != offs.size:
+        raise RuntimeError(f"Number of diagonals ({diags.shape[0]}) does not match the number "
+                           f"of offsets ({offs.size})")
+    if np.unique(offs).size != offs.size:
+        raise RuntimeError("Offset tensor contains duplicate values")
+    rows, cols = shape
+    j = np.arange(min(cols, diags.shape[1]))[None, :]
+    o = offs[:, None]
+    inside = (j >= o) & (j - o < rows)  # (row j - o in [0, rows)): diagonal by diagonal
+    which, col = np.nonzero(inside)
+    dev = diagonals.device
+    idx = _tensor(np.stack([col - offs[which], col]), device=dev)
+    values = _SpdiagsValues.apply(diags, which=which, col=col, node_name="SpdiagsBackward0")
+    from .. import sparse_coo_tensor
+
+    out = sparse_coo_tensor(idx, values, shape, check_invariants=False)
+    if layout is _layout.sparse_csr:
+        return out.to_sparse_csr()
+    if layout is _layout.sparse_csc:
+        return out.to_sparse_csc()
+    return out
 
 
 def mm(mat1, mat2, reduce=None):
