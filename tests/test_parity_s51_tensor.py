@@ -358,3 +358,40 @@ def test_spdiags_grad():
         return s.requires_grad, t.autograd.grad(y, d)
 
     same(fn)
+
+
+# -- 8. assert_close on sparse tensors: layouts, nnz, indices, values ---------------------------
+
+_AC_SPARSE = {
+    "coo_same": lambda t, e: (e.to_sparse(), e.to_sparse()),
+    "coo_values": lambda t, e: (e.to_sparse(), (e * 2).to_sparse()),
+    "coo_nnz": lambda t, e: (e.to_sparse(), t.ones(2, 2).to_sparse()),
+    "coo_indices": lambda t, e: (e.to_sparse(), t.tensor([[0., 1], [1, 0]]).to_sparse()),
+    "coo_uncoalesced_order": lambda t, e: (
+        t.sparse_coo_tensor([[1, 0], [1, 0]], [1., 2.], (2, 2)),
+        t.sparse_coo_tensor([[0, 1], [0, 1]], [2., 1.], (2, 2))),
+    "coo_int_values": lambda t, e: (e.long().to_sparse(), (e.long() * 2).to_sparse()),
+    "coo_sparse_dims": lambda t, e: (e.to_sparse(2), e.to_sparse(1)),
+    "coo_dtype": lambda t, e: (e.to_sparse(), e.to_sparse().double()),
+    "layout_vs_dense": lambda t, e: (e, e.to_sparse()),
+    "csr_vs_coo": lambda t, e: (e.to_sparse_csr(), e.to_sparse()),
+    "csr_values": lambda t, e: (e.to_sparse_csr(), (2 * e).to_sparse_csr()),
+    "csr_same": lambda t, e: (e.to_sparse_csr(), e.to_sparse_csr()),
+    "csc_values": lambda t, e: (e.to_sparse_csc(), t.tensor([[1., 0], [0, 2]]).to_sparse_csc()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_AC_SPARSE))
+def test_assert_close_sparse(name):
+    same(lambda t: t.testing.assert_close(*_AC_SPARSE[name](t, t.eye(2))))
+
+
+@pytest.mark.parametrize("kw", ["layout_off", "tolerance"])
+def test_assert_close_sparse_options(kw):
+    def fn(t):
+        e = t.eye(2)
+        if kw == "layout_off":
+            return t.testing.assert_close(e.to_sparse(), e, check_layout=False)
+        return t.testing.assert_close(e.to_sparse(), (e * 1.01).to_sparse(), rtol=0.1, atol=0)
+
+    same(fn)

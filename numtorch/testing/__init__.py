@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _layout
 from .._device import as_device
 from .._size import Size
 from .._tensor import Tensor
@@ -195,14 +195,66 @@ def _compare_arrays(actual, expected, opts):
         raise _Failure(AssertionError, f"The values for attribute 'stride()' do not match: "
                                        f"{actual.stride()} != {expected.stride()}.")
     rtol, atol = _tolerances(opts, da, de)
+    la, le = (getattr(x, "layout", _layout.strided) for x in (actual, expected))
+    if la is not le or la is not _layout.strided:
+        if opts.get("check_layout", True) and la is not le:
+            raise _Failure(AssertionError, f"The values for attribute 'layout' do not match: "
+                                           f"{la} != {le}.")
+        if la is le and la in _SPARSE_PARTS:
+            _compare_sparse(actual, expected, la, rtol, atol, opts)
+            return
+        actual, expected = (x.to_dense() if getattr(x, "layout", _layout.strided) is not
+                            _layout.strided else x for x in (actual, expected))
     common = _dtype.promote_types(da, de).np
-    a = np.asarray(_host(actual), dtype=common)
-    e = np.asarray(_host(expected), dtype=common)
+    _compare_values(_host(actual), _host(expected), common, rtol, atol, opts)
+
+
+def _compare_values(a, e, common, rtol, atol, opts, header=None):
+    a = np.asarray(a, dtype=common)
+    e = np.asarray(e, dtype=common)
     exact = rtol == 0 and atol == 0
     mismatch = _mismatches(a, e, rtol, atol, opts["equal_nan"], exact)
     count = int(np.count_nonzero(mismatch))
     if count:
-        raise _Failure(AssertionError, _array_message(a, e, mismatch, count, rtol, atol, exact))
+        message = _array_message(a, e, mismatch, count, rtol, atol, exact)
+        if header is not None:  # (a sparse tensor's part: its own first line)
+            message = header + message[message.index("!") + 1:]
+        raise _Failure(AssertionError, message)
+
+
+# the parts of each sparse layout assert_close compares: (name in messages, index parts)
+_SPARSE_PARTS = {
+    _layout.sparse_coo: ("COO", (("indices", lambda t: t._indices()),)),
+    _layout.sparse_csr: ("CSR", (("crow_indices", lambda t: t.crow_indices()),
+                                 ("col_indices", lambda t: t.col_indices()))),
+    _layout.sparse_csc: ("CSC", (("ccol_indices", lambda t: t.ccol_indices()),
+                                 ("row_indices", lambda t: t.row_indices()))),
+}
+
+
+def _compare_sparse(actual, expected, layout, rtol, atol, opts):
+    """Two sparse tensors of one layout, as torch compares them: the number of specified
+    values, then the index parts exactly (as stored: no coalescing), then the values with the
+    tolerance."""
+    name, parts = _SPARSE_PARTS[layout]
+    if layout is _layout.sparse_coo and actual.sparse_dim() != expected.sparse_dim():
+        raise _Failure(AssertionError, f"The number of sparse dimensions in sparse COO tensors "
+                                       f"does not match: {actual.sparse_dim()} != "
+                                       f"{expected.sparse_dim()}")
+    na, ne = actual._nnz(), expected._nnz()
+    if na != ne:
+        raise _Failure(AssertionError, f"The number of specified values in sparse {name} "
+                                       f"tensors does not match: {na} != {ne}")
+    for part, get in parts:
+        ia, ie = _host(get(actual)), _host(get(expected))
+        _compare_values(ia, ie, np.int64, 0.0, 0.0, opts,
+                        header=f"Sparse {name} {part} are not equal!")
+    va, ve = actual._values() if layout is _layout.sparse_coo else actual.values(), \
+        expected._values() if layout is _layout.sparse_coo else expected.values()
+    common = _dtype.promote_types(va.dtype, ve.dtype).np
+    _compare_values(_host(va), _host(ve), common, rtol, atol, opts,
+                    header=f"Sparse {name} values are not close!" if rtol or atol else
+                    f"Sparse {name} values are not equal!")
 
 
 def _mismatches(a, e, rtol, atol, equal_nan, exact):
@@ -305,8 +357,8 @@ def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=Non
         check_device (bool): require both tensors on the same device. Default: True.
         check_dtype (bool): require the same dtype (or the same Python number type).
             Default: True.
-        check_layout (bool): accepted for torch compatibility; every numtorch tensor is
-            strided. Default: True.
+        check_layout (bool): require the same layout (strided, sparse COO/CSR/CSC); when
+            off, sparse tensors are compared as dense ones. Default: True.
         check_stride (bool): also require equal strides. Default: False.
         msg (str or callable, optional): replaces the failure message; a callable receives the
             generated message and returns the one to raise.
@@ -337,7 +389,8 @@ def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=Non
         raise ValueError(f"assert_close: 'rtol' and 'atol' must be non-negative, but got "
                          f"rtol={rtol} and atol={atol}")
     opts = {"rtol": rtol, "atol": atol, "equal_nan": equal_nan, "check_device": check_device,
-            "check_dtype": check_dtype, "check_stride": check_stride}
+            "check_dtype": check_dtype, "check_stride": check_stride,
+            "check_layout": check_layout}
     try:
         _compare(actual, expected, opts)
     except _Failure as f:
