@@ -178,3 +178,65 @@ def test_lstm_backward_same_bits_either_copy(monkeypatch, batch_first):
         assert np.array_equal(a.view(np.uint32), b.view(np.uint32))
     for a, b in zip(runs, run(torch)):
         np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-6)
+
+
+RESHAPES = [  # (base shape, permutation, target shape)
+    ((2, 4, 8, 6), (0, 2, 1, 3), (2, 8, 24)),  # attention heads back to (B, T, C): a copy
+    ((2, 4, 8, 6), (0, 2, 1, 3), (2, 8, 4, 3, 2)),  # the last dim split: a view
+    ((2, 4, 8, 6), (0, 2, 1, 3), (16, 4, 6)),  # leading dims merged: a copy
+    ((5, 3, 4), (1, 0, 2), (3, 5, 4, 1)),  # a size-1 dim added: a view
+    ((5, 3, 4), (1, 0, 2), (60,)),
+    ((6, 4), (1, 0), (24,)),  # a strided last dim: NumPy's copy
+]
+
+
+@pytest.mark.parametrize("case", range(len(RESHAPES)))
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+def test_reshape_of_permuted_against_torch(always, monkeypatch, case, dtype):
+    """``reshape`` of a permuted tensor through the run copy (every size): values, strides,
+    whether the result aliases the input (written through), and the gradient, as torch's."""
+    from numtorch.ops import shape as shape_ops
+
+    monkeypatch.setattr(shape_ops, "_RUN_COPY_MIN", 0)
+    base_shape, perm, target = RESHAPES[case]
+    base = _special(base_shape, dtype, seed=case)
+    if dtype != "int64":
+        base = np.nan_to_num(base)  # (the gradient check multiplies)
+    got = []
+    for lib in (numtorch, torch):
+        x = lib.from_numpy(base.copy())
+        floating = x.dtype.is_floating_point
+        if floating:
+            x.requires_grad_(True)
+        p = x.permute(*perm)
+        y = p.reshape(target)
+        vals = y.detach().numpy().copy()
+        grad = None
+        if floating:
+            w = lib.from_numpy(np.arange(y.numel(), dtype=dtype).reshape(target))
+            (y * w).sum().backward()
+            grad = x.grad.numpy().copy()
+        with lib.no_grad():
+            src = lib.from_numpy(np.zeros(base_shape, dtype))
+            ys = src.permute(*perm).reshape(target)
+            src.view(-1)[0] = 7  # seen through a view, not through a copy
+            aliases = bool((ys == 7).any())
+        got.append((vals, y.stride(), grad, aliases))
+    (vn, sn, gn, an), (vt, st, gt, at) = got
+    assert np.array_equal(vn.view(np.uint8), vt.view(np.uint8))
+    assert sn == st and an == at
+    if gn is not None:
+        np.testing.assert_array_equal(gn, gt)
+
+
+def test_view_of_permuted_still_refuses(always, monkeypatch):
+    from numtorch.ops import shape as shape_ops
+
+    monkeypatch.setattr(shape_ops, "_RUN_COPY_MIN", 0)
+    errs = []
+    for lib in (numtorch, torch):
+        x = lib.arange(2 * 4 * 8 * 6, dtype=lib.float32).reshape(2, 4, 8, 6)
+        with pytest.raises(RuntimeError) as e:
+            x.transpose(1, 2).view(2, 8, 24)
+        errs.append(str(e.value))
+    assert errs[0] == errs[1]

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import _dtype, backend
 from ..backend import helpers_for
+from ..backend._run_copy import copy_c
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, _track_view, direct_view_source, rename_node
 from ._util import (
@@ -101,7 +102,10 @@ class Reshape(Op):
 
     def forward(self, x):
         self.in_shape = x.shape
-        y = x.reshape(self.shape)
+        if type(x) is np.ndarray and x.nbytes >= _RUN_COPY_MIN and not x.flags.c_contiguous:
+            y = _reshape_copying_runs(x, self.shape)
+        else:
+            y = x.reshape(self.shape)
         if type(x) is np.ndarray and self.__dict__.get("kind") == "unsqueeze":
             # a size-1 dim inserted: NumPy's reshape always views (no _shares test), only the
             # new dim's stride may differ from torch's (empty tensors' strides too)
@@ -150,6 +154,20 @@ class Reshape(Op):
         # (einops-style rearranges chain several views: the composed backward recorded a
         # node per view just to reshape an array)
         return g.reshape(self.in_shape)
+
+
+def _reshape_copying_runs(x, shape):
+    """``x.reshape(shape)`` for a strided NumPy array: a view where one exists, else the
+    row-major copy of ``backend._run_copy`` reshaped (the same values as NumPy's own copy;
+    ``x.permute(0, 2, 1, 3).reshape(B, T, C)`` of attention heads moves each head's run whole,
+    1.3-1.5x faster for 32 float32 values a run)."""
+    try:
+        return x.reshape(shape, copy=False)
+    except ValueError:  # no view: NumPy would copy
+        return copy_c(x).reshape(shape)
+
+
+_RUN_COPY_MIN = 1 << 13  # bytes: smaller strided arrays take NumPy's reshape (backend._run_copy)
 
 
 def _shares(y, x):
