@@ -207,3 +207,10 @@ def test_optimizer_load_number_step(name, default64):
             t.set_default_dtype(old)
 
     same(f, rtol=1e-6, atol=1e-7)
+
+
+# -- 10. conv with fewer weight rows than groups: torch's 'at least' message ------------------
+@pytest.mark.parametrize("wshape", [(2, 1, 2, 2), (4, 1, 2, 2), (1, 1, 2, 2)])
+@pytest.mark.parametrize("fn", ["conv2d", "conv_transpose2d"])
+def test_conv_groups_weight_rows(wshape, fn):
+    same(lambda t: getattr(t.nn.functional, fn)(t.ones(1, 3, 3, 3), t.ones(*wshape), groups=3))

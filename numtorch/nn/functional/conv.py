@@ -154,6 +154,10 @@ def _check_common(fn, input, weight, bias, groups, stride, padding, dilation):
             kh, kw = ((1,) + kernel)[-2:]
             got = f" kernel_height: {kh} kernel_width: {kw}"
         raise RuntimeError(f"kernel size should be greater than zero, but got{got}")
+    if weight.shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at "
+                           f"dimension 0, but got weight of size {_size_list(weight.shape)} "
+                           f"instead")
     if weight.shape[0] % groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
                            f"at dimension 0, but got weight of size [{_size_list(weight.shape)}] "
