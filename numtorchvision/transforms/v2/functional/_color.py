@@ -1,6 +1,8 @@
 """Colour functionals for images and videos (tensors through the v1 kernels, PIL images
 through Pillow); masks and boxes are not colour data and are not registered."""
 
+import inspect
+
 import numtorch as torch
 
 from .... import tv_tensors
@@ -13,16 +15,30 @@ _KINDS = (torch.Tensor, tv_tensors.Image, tv_tensors.Video, "pil")
 _NO_VIDEO = (torch.Tensor, tv_tensors.Image, "pil")  # torchvision has no video kernel here
 
 
-def _functional(name, v1, doc, register=True):
-    def functional(inpt, *args, **kwargs):
-        return _call(functional, inpt, *args, **kwargs)
+def _exact(name, params, target):
+    """A function named ``name`` whose parameters are exactly ``params`` (source text:
+    torchvision's signature) and that hands them to ``target`` positionally. Python's own
+    TypeError for a bad call (an unknown keyword, a missing or extra argument) then names
+    ``name`` and the parameters as torchvision's does."""
+    names = [p.split("=")[0].strip() for p in params.split(",") if p.strip()]
+    space = {"_target": target, "__name__": __name__}  # (__module__: this module's)
+    exec(f"def {name}({params}):\n    return _target({', '.join(names)})\n", space)  # noqa: S102
+    return space[name]
 
-    def kernel(image, *args, **kwargs):
-        return v1(image, *args, **kwargs)
 
-    functional.__name__ = functional.__qualname__ = name
+def _functional(name, v1, doc, params, register=True):
+    """The functional ``name(inpt, <params>)``, which calls the kernel for ``inpt``'s kind
+    with the parameters as keywords (as torchvision's functionals do: a kernel registered
+    for a custom TVTensor may take them as ``**kwargs``), and its image kernel
+    ``name_image(image, <params>)`` running ``v1``."""
+    names = [p.split("=")[0].strip() for p in params.split(",") if p.strip()]
+
+    def dispatch(inpt, *values):
+        return _call(functional, inpt, **dict(zip(names, values)))
+
+    functional = _exact(name, f"inpt, {params}", dispatch)
     functional.__doc__ = doc
-    kernel.__name__ = f"{name}_image"
+    kernel = _exact(f"{name}_image", f"image, {params}", v1)
     if register:
         _register(functional, *_KINDS)(kernel)
     return functional, kernel
@@ -36,20 +52,25 @@ def _v2_brightness(image, brightness_factor):
 
 
 adjust_brightness, adjust_brightness_image = _functional(
-    "adjust_brightness", _v2_brightness, "Multiply the intensities by a factor.")
+    "adjust_brightness", _v2_brightness, "Multiply the intensities by a factor.",
+    "brightness_factor")
 adjust_contrast, _v1_contrast = _functional(
-    "adjust_contrast", F1.adjust_contrast, "Blend with the mean grey level.")
+    "adjust_contrast", F1.adjust_contrast, "Blend with the mean grey level.", "contrast_factor")
 adjust_saturation, _v1_saturation = _functional(
-    "adjust_saturation", F1.adjust_saturation, "Blend with the grayscale image.")
+    "adjust_saturation", F1.adjust_saturation, "Blend with the grayscale image.",
+    "saturation_factor")
 adjust_hue, _v1_hue = _functional(
-    "adjust_hue", F1.adjust_hue, "Shift the hue by a fraction of the colour circle.")
+    "adjust_hue", F1.adjust_hue, "Shift the hue by a fraction of the colour circle.",
+    "hue_factor")
 adjust_gamma, _v1_gamma = _functional(
-    "adjust_gamma", F1.adjust_gamma, "``gain * I ** gamma`` on intensities in [0, 1].")
+    "adjust_gamma", F1.adjust_gamma, "``gain * I ** gamma`` on intensities in [0, 1].",
+    "gamma, gain=1")
 adjust_sharpness, _v1_sharpness = _functional(
-    "adjust_sharpness", F1.adjust_sharpness, "Blend with a smoothed image.")
+    "adjust_sharpness", F1.adjust_sharpness, "Blend with a smoothed image.",
+    "sharpness_factor")
 posterize, _ = _functional(  # kernels at the end: v2 takes any dtype
     "posterize", F1.posterize, "Keep the top ``bits`` bits of each value (``2**bits`` levels).",
-    register=False)
+    "bits", register=False)
 
 
 def _v2_solarize(image, threshold):
@@ -63,11 +84,11 @@ def _v2_solarize(image, threshold):
 
 
 solarize, solarize_image = _functional(
-    "solarize", _v2_solarize, "Invert the values at or above ``threshold``.")
+    "solarize", _v2_solarize, "Invert the values at or above ``threshold``.", "threshold")
 autocontrast, _v1_autocontrast = _functional(
-    "autocontrast", F1.autocontrast, "Stretch each channel to the full range.")
+    "autocontrast", F1.autocontrast, "Stretch each channel to the full range.", "")
 equalize, _ = _functional(
-    "equalize", F1.equalize, "Equalize each channel's histogram.", register=False)
+    "equalize", F1.equalize, "Equalize each channel's histogram.", "", register=False)
 
 
 def _v2_invert(image):
@@ -81,18 +102,20 @@ def _v2_invert(image):
     return (1 << _num_value_bits(image.dtype)) - 1 - image
 
 
-invert, invert_image = _functional("invert", _v2_invert, "Invert the intensities.")
+invert, invert_image = _functional("invert", _v2_invert, "Invert the intensities.", "")
 
 
 def _tensor_kernel(pil_kernel):
     """Decorates a tensor kernel so that PIL images go to ``pil_kernel`` instead."""
     def wrap(tensor_kernel):
-        def kernel(image, *args, **kwargs):
+        def either(image, *values):
             if isinstance(image, torch.Tensor):
-                return tensor_kernel(image, *args, **kwargs)
-            return pil_kernel(image, *args, **kwargs)
+                return tensor_kernel(image, *values)
+            return pil_kernel(image, *values)
 
-        kernel.__name__ = tensor_kernel.__name__
+        # the tensor kernel's own signature (torchvision's), for its TypeError texts
+        kernel = _exact(tensor_kernel.__name__,
+                        str(inspect.signature(tensor_kernel))[1:-1], either)
         kernel.__doc__ = tensor_kernel.__doc__
         return kernel
     return wrap
