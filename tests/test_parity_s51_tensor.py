@@ -395,3 +395,10 @@ def test_assert_close_sparse_options(kw):
         return t.testing.assert_close(e.to_sparse(), (e * 1.01).to_sparse(), rtol=0.1, atol=0)
 
     same(fn)
+
+
+# -- 9. smaller message fixes -------------------------------------------------------------------
+
+@pytest.mark.parametrize("p", [0, -1, 0.0])
+def test_renorm_nonpositive_p(p):
+    same(lambda t: t.renorm(t.ones(2, 3), p, 0, 1.0))

@@ -30,7 +30,7 @@ def renorm(input, p, dim, maxnorm):
     if nd <= 1:
         raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {nd} dimensions")
     if p <= 0:
-        raise RuntimeError(f"renorm: non-positive-norm not supported (got p={p})")
+        raise RuntimeError("renorm: non-positive-norm not supported")
     if maxnorm < 0:
         raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
     d = canonical_dim(dim, nd)
