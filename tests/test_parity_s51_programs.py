@@ -196,3 +196,58 @@ def _scalar_inputs_program(lib, tmp_path):
 
 def test_export_scalar_inputs_and_input_structure_checks(tmp_path):
     assert _scalar_inputs_program(numtorch, tmp_path) == _scalar_inputs_program(torch, tmp_path)
+
+
+def _rnn_flops(lib, case):
+    """FlopCounterMode's counts (total and by op) for one recurrent layer or cell, forward and
+    backward."""
+    import importlib
+
+    FlopCounterMode = importlib.import_module(lib.__name__ + ".utils.flop_counter") \
+        .FlopCounterMode
+    nn = lib.nn
+    lib.manual_seed(0)
+    x53 = lib.randn(5, 3, 8)
+    builders = {
+        "rnn_tanh": lambda: (nn.RNN(8, 16), (x53,)),
+        "rnn_relu2_bf": lambda: (nn.RNN(8, 16, 2, nonlinearity="relu", batch_first=True),
+                                 (lib.randn(3, 5, 8),)),
+        "gru": lambda: (nn.GRU(8, 16), (x53,)),
+        "gru_nobias": lambda: (nn.GRU(8, 16, bias=False), (x53,)),
+        "gru_h0_grad": lambda: (nn.GRU(8, 16), (x53, lib.randn(1, 3, 16, requires_grad=True))),
+        "gru_x_grad": lambda: (nn.GRU(8, 16), (lib.randn(5, 3, 8, requires_grad=True),)),
+        "gru_unbatched": lambda: (nn.GRU(8, 16), (lib.randn(5, 8),)),
+        "gru_bi2": lambda: (nn.GRU(8, 16, 2, bidirectional=True), (lib.randn(4, 2, 8),)),
+        "gru_packed_bi": lambda: (nn.GRU(8, 16, bidirectional=True),
+                                  (nn.utils.rnn.pack_padded_sequence(x53, [5, 3, 2]),)),
+        "grucell": lambda: (nn.GRUCell(8, 16), (lib.randn(3, 8),)),
+        "rnncell_hx": lambda: (nn.RNNCell(8, 16), (lib.randn(3, 8),
+                                                   lib.randn(3, 16, requires_grad=True))),
+        "lstmcell": lambda: (nn.LSTMCell(8, 16), (lib.randn(3, 8),)),
+        "lstm_f32": lambda: (nn.LSTM(8, 16), (x53,)),
+        "lstm_proj": lambda: (nn.LSTM(8, 16, proj_size=4), (x53,)),
+        "lstm_f64": lambda: (nn.LSTM(8, 16).double(), (x53.double(),)),
+    }
+    module, args = builders[case]()
+    with FlopCounterMode(display=False) as fc:
+        out = module(*args)
+        out = out[0] if isinstance(out, tuple) else out
+        out = out.data if isinstance(out, nn.utils.rnn.PackedSequence) else out
+        out.sum().backward()
+        with lib.no_grad():
+            module(*args)
+    counts = fc.get_flop_counts()
+    return fc.get_total_flops(), {name: sorted((str(k), v) for k, v in ops.items())
+                                  for name, ops in counts.items()}
+
+
+@pytest.mark.parametrize("case", ["rnn_tanh", "rnn_relu2_bf", "gru", "gru_nobias",
+                                  "gru_h0_grad", "gru_x_grad", "gru_unbatched", "gru_bi2",
+                                  "gru_packed_bi", "grucell", "rnncell_hx", "lstmcell",
+                                  "lstm_f32", "lstm_proj", "lstm_f64"])
+def test_flop_counter_recurrent_layers(case):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # LSTM with projections: oneDNN's warning
+        assert _rnn_flops(numtorch, case) == _rnn_flops(torch, case)

@@ -9,6 +9,8 @@ Counted as torch counts them (2 per multiply-add), under torch's op names: ``ate
 once, the weight's once per group, as torch's formula has it). Products torch runs as
 matrix-vector ones (``mv``, ``dot``, a batch against a vector), bilinear layers and
 scaled_dot_product_attention on torch's fused CPU kernel count nothing, as in torch.
+Recurrent layers and cells (RNN, GRU, LSTM where torch does not run it as one oneDNN operator,
+and the cells) count the linear ops torch's CPU kernels run them with (``_recurrent_counts``).
 
 How: while the mode is active numtorch's op hook (``autograd.graph._hook``, the profiler's)
 sees every op call and every backward node; module forward hooks keep the stack of modules
@@ -183,6 +185,7 @@ class FlopCounterMode:
         self._stack = []
         self._running = []
         self._pending = {}
+        self._recurrent = []  # (module, counts) of the recurrent layers running
         self._handles = ()
         self._hook = None
 
@@ -244,8 +247,27 @@ class FlopCounterMode:
         name = self._name_for(module)
         self._running.append((name, module))
         self._stack.append(name)
+        counts = _recurrent_counts(module, args)
+        if counts is not None:
+            # torch runs these layers as linear ops per time step: count those (by formula);
+            # the fused ops numtorch runs them with are not counted
+            self._recurrent.append((module, counts))
+            self._hook.count_call = None
 
     def _post(self, module, args, output):
+        if self._recurrent and self._recurrent[-1][0] is module:
+            forward, backward = self._recurrent.pop()[1]
+            if not self._recurrent:
+                del self._hook.count_call
+            parents = tuple(self._stack)
+            for op_name, flops in forward:
+                self._add(op_name, flops, parents)
+            first = output[0] if isinstance(output, tuple) else output
+            if isinstance(first, tuple) and hasattr(first, "batch_sizes"):
+                first = first.data  # a PackedSequence's values
+            node = getattr(first, "_grad_fn", None)
+            if node is not None and backward:
+                self._pending[node] = (parents, backward)
         if self._running and self._running[-1][1] is module:
             self._running.pop()
             self._stack.pop()
@@ -256,7 +278,7 @@ class FlopCounterMode:
 
         self.flop_counts.clear()
         self._pending.clear()
-        self._stack, self._running = [], []
+        self._stack, self._running, self._recurrent = [], [], []
         self._handles = (_hooks.register_module_forward_pre_hook(self._pre),
                          _hooks.register_module_forward_hook(self._post, always_call=True))
         self._prev = _graph._hook
@@ -332,6 +354,91 @@ class FlopCounterMode:
 
 
 # -- which numtorch ops are which of torch's, and their flops -------------------------------
+def _recurrent_counts(module, args):
+    """``([(op, forward flops)], [(op, backward flops)])`` of a recurrent layer or cell as
+    torch's CPU kernels run it (None for other modules, and for an LSTM layer torch runs as
+    one oneDNN operator, which it does not count: float32 without projections).
+
+    Every product is counted as a linear op (``aten.addmm`` with a bias, ``aten.mm``
+    without): a layer projects its whole input at once, then the hidden state at each time
+    step (the rows still running, for a packed sequence). Backward computes each weight's
+    gradient, and the gradient of the other operand where that needs one: the input when it
+    requires grad (always for layers above the first), the hidden state at every step but the
+    first one run, and at that one too when the given initial state requires grad."""
+    from .. import is_grad_enabled
+    from ..nn.modules._rnn_cell import RNNCellBase
+    from ..nn.modules.rnn import RNNBase
+    from ..nn.utils.rnn import PackedSequence
+
+    cell = isinstance(module, RNNCellBase)
+    if not (cell or isinstance(module, RNNBase)) or not args:
+        return None
+    x = args[0]
+    hx = args[1] if len(args) > 1 else None
+    h0 = hx[0] if isinstance(hx, (tuple, list)) else hx
+    mode = type(module).__name__.upper() if cell else module.mode
+    gates = 4 if "LSTM" in mode else 3 if "GRU" in mode else 1
+    hidden = module.hidden_size
+    proj = getattr(module, "proj_size", 0) or 0
+    weight = module.weight_ih if cell else module.weight_ih_l0
+    if "LSTM" in mode and not cell and not proj and weight.dtype == _float32():
+        return None
+    name = "addmm" if module.bias else "mm"
+    grads = is_grad_enabled()
+    w_grad = grads and weight.requires_grad
+    if isinstance(x, PackedSequence):
+        sizes = [int(b) for b in x.batch_sizes]
+        x_grad = grads and x.data.requires_grad
+        strided_input = False
+    elif not hasattr(x, "shape"):
+        return None
+    else:
+        batched = x.dim() == (2 if cell else 3)
+        if cell:
+            sizes = [x.shape[0] if batched else 1]
+        else:
+            steps, batch = (x.shape[0], 1) if not batched else \
+                (x.shape[1], x.shape[0]) if module.batch_first else (x.shape[0], x.shape[1])
+            sizes = [batch] * steps
+        x_grad = grads and x.requires_grad
+        strided_input = not cell and batched and module.batch_first
+    h0_grad = grads and h0 is not None and getattr(h0, "requires_grad", False)
+    rows = sum(sizes)
+    width = proj or hidden  # what the hidden product multiplies
+    layers = 1 if cell else module.num_layers
+    directions = 2 if not cell and module.bidirectional else 1
+    fwd = {name: 0, "mm": 0}
+    bwd = 0
+    for layer in range(layers):
+        in_size = module.input_size if layer == 0 else width * directions
+        in_grad = x_grad if layer == 0 else (w_grad or x_grad or h0_grad)
+        for direction in range(directions):
+            ih = 2 * rows * in_size * gates * hidden
+            hh = 2 * rows * width * gates * hidden
+            # the step that starts from h0: the first, or the last one going backwards
+            first = 2 * sizes[-direction] * width * gates * hidden
+            # a batch-first input is projected as a strided (time-major) view: torch's
+            # matmul copies it and runs a plain mm, then adds the bias
+            fwd["mm" if layer == 0 and strided_input else name] += ih
+            fwd[name] += hh
+            bwd += (ih + hh) if w_grad else 0
+            bwd += ih if in_grad else 0
+            state_grad = w_grad or in_grad or h0_grad
+            bwd += (hh - first if state_grad else 0) + (first if h0_grad else 0)
+            if proj:
+                hr = 2 * rows * hidden * proj
+                fwd["mm"] += hr
+                bwd += (hr if w_grad else 0) + (hr if state_grad else 0)
+    forward = [(k, v) for k, v in fwd.items() if v]
+    return forward, ([("mm", bwd)] if bwd else [])
+
+
+def _float32():
+    from .. import float32
+
+    return float32
+
+
 def _shape(t):
     return tuple(t.shape)
 
