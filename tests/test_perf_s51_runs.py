@@ -240,3 +240,42 @@ def test_view_of_permuted_still_refuses(always, monkeypatch):
             x.transpose(1, 2).view(2, 8, 24)
         errs.append(str(e.value))
     assert errs[0] == errs[1]
+
+
+@pytest.mark.parametrize("xs, o, groups, stride", [((4, 8, 3, 3), 6, 1, 1), ((3, 8, 4, 4), 8, 2, 1),
+                                                   ((2, 6, 5, 5), 4, 1, 2),
+                                                   ((2, 64, 3, 3), 64, 1, 1),  # one dW GEMM
+                                                   ((2, 64, 4, 4), 32, 2, 1)])
+def test_pointwise_conv_small_maps_same_bits(monkeypatch, xs, o, groups, stride):
+    """1x1 convolutions on maps under 32 positions (position-major copies of x, y and gy):
+    output and gradients the same bits with either copy, and as torch's within float32
+    rounding."""
+    rng = np.random.default_rng(4)
+    x_np = rng.standard_normal(xs).astype(np.float32)
+    w_np = rng.standard_normal((o, xs[1] // groups, 1, 1)).astype(np.float32)
+    g_np = None
+
+    def run(lib):
+        nonlocal g_np
+        x = lib.from_numpy(x_np.copy()).requires_grad_(True)
+        w = lib.from_numpy(w_np.copy()).requires_grad_(True)
+        y = lib.nn.functional.conv2d(x, w, stride=stride, groups=groups)
+        if g_np is None:
+            g_np = rng.standard_normal(tuple(y.shape)).astype(np.float32)
+        y.backward(lib.from_numpy(g_np.copy()))
+        return [y.detach().numpy().copy(), x.grad.numpy().copy(), w.grad.numpy().copy()]
+
+    monkeypatch.setattr(_run_copy, "_MAX_RUN", 0)
+    plain = run(numtorch)
+    monkeypatch.setattr(_run_copy, "_MAX_RUN", 128)
+    monkeypatch.setattr(_run_copy, "_MIN_BYTES", 0)
+    monkeypatch.setattr(_run_copy, "_PER_RUN_BYTE", 0)
+    seen = []
+    real = _run_copy._void_of
+    monkeypatch.setattr(_run_copy, "_void_of", lambda a: seen.append(a.shape) or real(a))
+    runs = run(numtorch)
+    assert seen
+    for a, b in zip(plain, runs):
+        assert np.array_equal(a.view(np.uint32), b.view(np.uint32))
+    for a, b in zip(runs, run(torch)):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)

@@ -45,6 +45,13 @@ def contiguous(a):
     return copy_c(a)
 
 
+def ascontiguous(xp, a):
+    """``xp.ascontiguousarray(a)``, through ``contiguous`` for a NumPy array."""
+    if type(a) is np.ndarray:
+        return a if a.flags.c_contiguous else copy_c(a)
+    return xp.ascontiguousarray(a)
+
+
 def _void_of(a):
     """The void dtype of one last-axis run of ``a``, or None where the copy does not apply."""
     if a.ndim < 2 or a.dtype.hasobject:

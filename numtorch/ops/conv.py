@@ -87,6 +87,7 @@ import os
 
 from ..autograd.graph import Op, channels_last_layout
 from ..backend import helpers_for, is_device_array
+from ..backend._run_copy import ascontiguous as _runs_contiguous
 from . import _intraop
 from . import conv_col2im as _col2im_last
 from . import conv_depthwise as _depthwise
@@ -354,9 +355,10 @@ def _pointwise_product(xp, wm, xs):
     n, g, q, length = xs.shape
     if length >= _ONE_GEMM_BELOW:
         return xp.matmul(wm, xs)
-    xt = xp.ascontiguousarray(xs.transpose(1, 2, 0, 3)).reshape(g, q, n * length)
+    # (the copies move runs of L < 32 values: as whole items, see backend._run_copy)
+    xt = _runs_contiguous(xp, xs.transpose(1, 2, 0, 3)).reshape(g, q, n * length)
     y = _matmul(xp, wm, xt)  # (g, P, n * L)
-    return xp.ascontiguousarray(y.reshape(g, wm.shape[1], n, length).transpose(2, 0, 1, 3))
+    return _runs_contiguous(xp, y.reshape(g, wm.shape[1], n, length).transpose(2, 0, 1, 3))
 
 
 def _subsample(stride, out):
@@ -683,7 +685,7 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
             # small maps: one GEMM over all samples' positions (copying gy and x to
             # position-major rows costs less than the per-sample products' (N, O, C) sum)
             rows = n * length
-            gt = xp.ascontiguousarray(gy4.transpose(1, 2, 0, 3)).reshape(groups, -1, rows)
+            gt = _runs_contiguous(xp, gy4.transpose(1, 2, 0, 3)).reshape(groups, -1, rows)
             xt = xp.ascontiguousarray(xs.transpose(1, 0, 3, 2)).reshape(groups, rows, c)
             dw = _matmul(xp, gt, xt)
         else:
