@@ -279,3 +279,27 @@ def test_pointwise_conv_small_maps_same_bits(monkeypatch, xs, o, groups, stride)
         assert np.array_equal(a.view(np.uint32), b.view(np.uint32))
     for a, b in zip(runs, run(torch)):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_reshape_without_numpy_no_copy_reshape(always, monkeypatch):
+    """Before NumPy 2.1 (no ``reshape(copy=False)``) a strided reshape keeps NumPy's own
+    reshape: the same values and view-or-copy outcome."""
+    from numtorch.ops import shape as shape_ops
+
+    monkeypatch.setattr(shape_ops, "_RUN_COPY_MIN", 0)
+    base = np.arange(2 * 4 * 8 * 6, dtype=np.float32).reshape(2, 4, 8, 6)
+    got = {}
+    for flag in (False, True):
+        monkeypatch.setattr(shape_ops, "_RESHAPE_NO_COPY", flag)
+        src = numtorch.from_numpy(base.copy())
+        copied = src.transpose(1, 2).reshape(2, 8, 24)
+        viewed = src.transpose(1, 2).reshape(2, 8, 4, 3, 2)
+        src.view(-1)[0] = -1
+        got[flag] = (copied.numpy().copy(), copied.stride(), viewed.numpy().copy(),
+                     viewed.stride())
+    for a, b in zip(got[False], got[True]):
+        if isinstance(a, tuple):
+            assert a == b
+        else:
+            assert np.array_equal(a, b)
+    assert got[True][0].ravel()[0] == 0 and got[True][2].ravel()[0] == -1

@@ -102,7 +102,8 @@ class Reshape(Op):
 
     def forward(self, x):
         self.in_shape = x.shape
-        if type(x) is np.ndarray and x.nbytes >= _RUN_COPY_MIN and not x.flags.c_contiguous:
+        if type(x) is np.ndarray and x.nbytes >= _RUN_COPY_MIN and not x.flags.c_contiguous \
+                and _RESHAPE_NO_COPY:
             y = _reshape_copying_runs(x, self.shape)
         else:
             y = x.reshape(self.shape)
@@ -168,6 +169,8 @@ def _reshape_copying_runs(x, shape):
 
 
 _RUN_COPY_MIN = 1 << 13  # bytes: smaller strided arrays take NumPy's reshape (backend._run_copy)
+# ``reshape(copy=False)`` (no view: ValueError) is NumPy 2.1's; older NumPy keeps its reshape
+_RESHAPE_NO_COPY = np.lib.NumpyVersion(np.__version__) >= "2.1.0"
 
 
 def _shares(y, x):
