@@ -402,3 +402,20 @@ def test_assert_close_sparse_options(kw):
 @pytest.mark.parametrize("p", [0, -1, 0.0])
 def test_renorm_nonpositive_p(p):
     same(lambda t: t.renorm(t.ones(2, 3), p, 0, 1.0))
+
+
+# -- 10. complex log1p near zero keeps its real part ---------------------------------------------
+
+_LOG1P_Z = [1e-10 + 1e-10j, 1e-5 + 0j, -1e-6 + 1e-6j, 1e-5 + 1e-5j, -1e-3 + 1e-3j, 0.3 - 0.2j,
+            -2 + 1e-20j, 1e300 + 1e300j, complex(float("inf"), 1), -1 + 0j, 3 + 4j]
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_log1p_small(dtype):
+    rtol = 1e-6 if dtype == "complex64" else 1e-12
+
+    def fn(t):
+        z = t.tensor(_LOG1P_Z, dtype=getattr(t, dtype))
+        return t.log1p(z), t.view_as_real(t.log1p(z))
+
+    same(fn, rtol=rtol, atol=1e-300)

@@ -189,10 +189,30 @@ class Log1p(Op):
 
     def forward(self, x):
         self.save_inputs(x)
+        if x.dtype.kind == "c":
+            return _complex_log1p(self.xp, x)
         return _rounded(self.xp, self.xp.log1p, x)
 
     def backward(self, grad):
         return grad / _cj(self.saved_inputs() + 1)
+
+
+def _complex_log1p(xp, z):
+    """log(1 + z) for complex ``z`` without the cancellation of forming 1 + z (NumPy's log1p
+    loses the real part of a small z: log1p(1e-10+1e-10j) came out 1.0000000827e-10):
+    ln|1 + z| = log1p(x (2 + x) + y^2) / 2 and arg(1 + z) = atan2(y, 1 + x), in z's own
+    precision as torch's kernel; very large or non-finite parts keep NumPy's form."""
+    x, y = z.real, z.imag
+    one = x.dtype.type(1)
+    limit = 1e150 if x.dtype.itemsize == 8 else 1e18
+    big = ~((xp.abs(x) < limit) & (xp.abs(y) < limit))  # (NaNs and infinities too)
+    out = xp.empty_like(z)
+    with np.errstate(invalid="ignore", over="ignore"):
+        out.real = xp.log1p(x * (one + one + x) + y * y) * x.dtype.type(0.5)
+        out.imag = xp.arctan2(y, one + x)
+        if big.any():
+            out = xp.where(big, xp.log1p(z), out)
+    return out
 
 
 class Sqrt(Op):
