@@ -251,3 +251,44 @@ def test_flop_counter_recurrent_layers(case):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # LSTM with projections: oneDNN's warning
         assert _rnn_flops(numtorch, case) == _rnn_flops(torch, case)
+
+
+def _nested_region_program(lib):
+    log = []
+
+    def f(x):
+        return x.sin() + 1
+
+    g = lib.compiler.nested_compile_region(f)
+    log.append((g is f, g.__name__, g(lib.ones(2)).tolist(), f.__marked_compile_region_config__,
+                g.__marked_compile_region_fn__ is f))
+    log.append(lib.compiler.nested_compile_region()(f)(lib.ones(1)).tolist())
+    log.append(lib.compiler.nested_compile_region(max_reuse_entries=2,
+                                                  reuse_hash_fn=lambda x: 1)(f)(lib.ones(1))
+               .tolist())
+
+    class M(lib.nn.Module):
+        @lib.compiler.nested_compile_region
+        def blk(self, x):
+            return x * 2
+
+        def forward(self, x):
+            return self.blk(x) + self.blk(x)
+
+    log.append(M()(lib.ones(2)).tolist())
+    x = lib.tensor([0.5, 2.0], requires_grad=True)
+    lib.compiler.nested_compile_region(lambda t: t * t * 3)(x).sum().backward()
+    log.append(x.grad.tolist())
+    log.append(repr(lib.compiler.NestedCompileRegionOptions()))
+    for bad in (lambda: lib.compiler.nested_compile_region(3),
+                lambda: lib.compiler.nested_compile_region(
+                    f, options=lib.compiler.NestedCompileRegionOptions())):
+        try:
+            bad()
+        except Exception as e:  # noqa: BLE001 - the class and message are compared
+            log.append((type(e).__name__, str(e)))
+    return log
+
+
+def test_compiler_nested_compile_region():
+    assert _nested_region_program(numtorch) == _nested_region_program(torch)

@@ -14,6 +14,7 @@ capture_scalar_outputs = False
 capture_dynamic_output_shape_ops = False
 automatic_dynamic_shapes = True
 assume_static_by_default = True
+enable_invoke_subgraph_regional_compile = False  # compiler.nested_compile_region(options=)
 
 
 def _resolve(name):

@@ -4,12 +4,14 @@
 as in torch. The decorators give back the function they wrap."""
 
 import contextlib
+import dataclasses
 
 from .._compat import compile
 
 __all__ = ["compile", "is_compiling", "is_dynamo_compiling", "is_exporting", "disable",
            "allow_in_graph", "assume_constant_result", "reset", "list_backends",
-           "cudagraph_mark_step_begin", "set_stance", "wrap_numpy"]
+           "cudagraph_mark_step_begin", "set_stance", "wrap_numpy", "nested_compile_region",
+           "NestedCompileRegionOptions"]
 
 
 _exporting = [0]  # torch.export runs in progress (export runs the program to record it)
@@ -37,6 +39,42 @@ def disable(fn=None, recursive=True, *, reason=None):
     if fn is None:
         return lambda f: f
     return fn
+
+
+@dataclasses.dataclass
+class NestedCompileRegionOptions:
+    """How a region marked by :func:`nested_compile_region` would be compiled (its forward and
+    backward compilers, partitioner and decompositions); experimental in torch."""
+
+    fw_compiler: object = None
+    bw_compiler: object = None
+    partitioner: object = None
+    decompositions: object = None
+
+
+def nested_compile_region(fn=None, *, options=None, max_reuse_entries=8, reuse_hash_fn=None):
+    """Mark ``fn`` as a region torch.compile may compile once and reuse at each call (as for
+    the repeated layers of a model). numtorch compiles nothing: the returned function calls
+    ``fn`` as it is, as torch's does outside compilation. ``@nested_compile_region`` and
+    ``@nested_compile_region()`` both work. ``options`` is refused unless
+    ``_dynamo.config.enable_invoke_subgraph_regional_compile`` is set, as in torch."""
+    if options is not None:
+        from .._dynamo import config
+
+        if not getattr(config, "enable_invoke_subgraph_regional_compile", False):
+            raise RuntimeError(
+                "nested_compile_region config is an experimental feature for testing only.")
+
+    def mark(func):
+        func.__marked_compile_region_config__ = options  # (AttributeError for an int, too)
+
+        def inner(*args, **kwargs):
+            return func(*args, **kwargs)
+
+        inner.__marked_compile_region_fn__ = func
+        return inner
+
+    return mark if fn is None else mark(fn)
 
 
 def allow_in_graph(fn):
