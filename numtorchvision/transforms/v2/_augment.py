@@ -109,7 +109,7 @@ def _check_batch(inpt, batch_size):
                          f"size of the labels: {inpt.shape[0]} != {batch_size}.")
 
 
-class _BatchMixer(Transform):
+class _BaseMixUpCutMix(Transform):
     """Mixes each sample of a batch with the one before it (``roll(1, 0)``): the images and
     videos by ``_mix_pixels``, the labels (one-hot first) by the weight it reports (the
     ``_weight_key`` entry of its parameters, named as torchvision names it)."""
@@ -159,7 +159,7 @@ def _blend(batch, weight):
     return batch.roll(1, 0).mul_(1.0 - weight).add_(batch.mul(weight))
 
 
-class MixUp(_BatchMixer):
+class MixUp(_BaseMixUpCutMix):
     """Blend each sample of a batch with the previous one (weight drawn from
     Beta(alpha, alpha)), labels likewise (one-hot first)."""
 
@@ -170,7 +170,7 @@ class MixUp(_BatchMixer):
         return _blend(batch, params["lam"])
 
 
-class CutMix(_BatchMixer):
+class CutMix(_BaseMixUpCutMix):
     """Paste a random box of the previous sample of the batch into each sample; the labels
     are mixed by the pasted area."""
 

@@ -50,8 +50,12 @@ def kernel_transform(name, kernel, args=(), p=None, doc="", module=None, types=N
             return kernel(inpt, **kwargs)
         return self._call_kernel(kernel, inpt, **kwargs)
 
-    body = {"__init__": _init_with_signature(name, fields, setup), "transform": transform,
-            "__doc__": doc, "_coin": p is not None, "__module__": module or __name__}
+    body = {"transform": transform, "__doc__": doc, "_coin": p is not None,
+            "__module__": module or __name__}
+    # one without settings keeps Transform's __init__ as torchvision's do (RGB has its own
+    # there: the name in a bad call's TypeError)
+    if fields or name == "RGB":
+        body["__init__"] = _init_with_signature(name, fields, setup)
     if types is not None:
         body["_transformed_types"] = types
     return type(name, (Transform,), body)

@@ -59,6 +59,11 @@ class Transform(nn.Module):
     _v1_transform_cls = None
 
     def __init__(self, **settings):
+        if settings and type(self).__init__ is Transform.__init__:
+            # a transform without settings of its own (Identity, ToImage, ...): torchvision's
+            # base takes none, so a stray argument is refused rather than kept
+            raise TypeError("Transform.__init__() got an unexpected keyword argument "
+                            f"'{next(iter(settings))}'")
         super().__init__()
         # a subclass's public settings, given in the order its repr lists them
         for key, value in settings.items():
