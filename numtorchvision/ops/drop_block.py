@@ -90,6 +90,9 @@ class DropBlock2d(nn.Module):
 class DropBlock3d(DropBlock2d):
     """Module form of :func:`drop_block3d`, active in training mode."""
 
+    def __init__(self, p, block_size, inplace=False, eps=1e-06):  # (its own name in errors)
+        super().__init__(p, block_size, inplace, eps)
+
     def forward(self, input):
         return drop_block3d(input, self.p, self.block_size, self.inplace, self.eps,
                             self.training)
