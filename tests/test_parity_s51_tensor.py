@@ -419,3 +419,33 @@ def test_complex_log1p_small(dtype):
         return t.log1p(z), t.view_as_real(t.log1p(z))
 
     same(fn, rtol=rtol, atol=1e-300)
+
+
+# -- 11. reductions refuse an out= of another dtype than the dtype= asked for ------------------
+
+_OUT_DTYPE = {
+    "sum_dtype": lambda t, f: t.sum(f, 0, dtype=t.int64, out=t.empty(2)),
+    "sum_dtype_f64": lambda t, f: t.sum(f, 0, dtype=t.float64, out=t.empty(2)),
+    "sum_dtype_same": lambda t, f: t.sum(f, 0, dtype=t.float64, out=t.empty(2, dtype=t.float64)),
+    "sum_no_dtype": lambda t, f: t.sum(f, 0, out=t.empty(2, dtype=t.float64)),
+    "mean_dtype": lambda t, f: t.mean(f, 0, dtype=t.float64, out=t.empty(2)),
+    "prod_dtype": lambda t, f: t.prod(f, 0, dtype=t.float64, out=t.empty(2)),
+    "cumsum_dtype": lambda t, f: t.cumsum(f, 0, dtype=t.float64, out=t.empty(2, 2)),
+    "cumprod_dtype": lambda t, f: t.cumprod(f, 0, dtype=t.float64, out=t.empty(2, 2)),
+    "nansum_dtype": lambda t, f: t.nansum(f, 0, dtype=t.float64, out=t.empty(2)),
+    "norm_out_f64": lambda t, f: t.norm(f, dim=0, out=t.empty(2, dtype=t.float64)),
+    "norm_p1_out_f64": lambda t, f: t.norm(f, p=1, dim=0, out=t.empty(2, dtype=t.float64)),
+    "norm_all_out_f64": lambda t, f: t.norm(f, out=t.empty((), dtype=t.float64)),
+    "norm_complex_out": lambda t, f: t.norm(f.to(t.complex64), dim=0,
+                                            out=t.empty(2, dtype=t.complex64)),
+    "norm_out_same": lambda t, f: t.norm(f, dim=0, out=t.empty(2)),
+    "all_out_float": lambda t, f: t.all(f, 0, out=t.empty(2)),
+    "any_out_long": lambda t, f: t.any(f, out=t.empty((), dtype=t.int64)),
+    "all_out_uint8": lambda t, f: t.all(f, out=t.empty((), dtype=t.uint8)),
+    "any_out_bool": lambda t, f: t.any(f, 0, out=t.empty(2, dtype=t.bool)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_OUT_DTYPE))
+def test_reduction_out_dtype(name):
+    same(lambda t: _OUT_DTYPE[name](t, t.tensor([[1.5, 2.5], [3.5, -4.5]])))

@@ -225,6 +225,18 @@ def _out(result, out, name=None, exact=False, castable=None, over=()):
     return _write_out(result, out, name, exact, castable)
 
 
+def check_out_dtype(out, dtype):
+    """torch's refusal of an ``out=`` whose dtype is not the ``dtype=`` the program asked a
+    reduction for (sum, mean, prod, cumsum, ...); nothing when either is None."""
+    if out is None or dtype is None:
+        return
+    want = _dtype.as_dtype(dtype)
+    if out.dtype is not want:
+        cpp = _dtype._CPP_TYPE
+        raise RuntimeError(f"Expected out tensor to have dtype {cpp[want.name]}, but got "
+                           f"{cpp[out.dtype.name]} instead")
+
+
 def refuse_out_overlap(out, operands):
     """torch's refusal of ``out=`` sharing memory with an operand in another layout (only
     views of ``out``'s memory, by version counter or owner, reach the geometry test)."""

@@ -380,6 +380,10 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):
         _check_norm_dtype(input.dtype, _dtype.as_dtype(dtype),
                           "linalg.matrix_norm" if p == "nuc" else "linalg.vector_norm")
         input = input.to(_dtype.as_dtype(dtype))
+    if out is not None:  # torch's norm writes only its result's (real) dtype
+        from ._pointwise import check_out_dtype
+
+        check_out_dtype(out, input.dtype.to_real() if input.dtype.is_complex else input.dtype)
     ndim = input._array.ndim
     if isinstance(p, str):
         if p not in ("fro", "nuc"):

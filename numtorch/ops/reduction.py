@@ -20,7 +20,7 @@ from ._accumulate import fsum, is_half, scan_dtype
 from .half_prod import half_prod
 from ._util import (as_index, canonical_dim, canonical_dims, check_dtype, check_keepdim,
                     invalid_combination, refuse_dtype)
-from ._pointwise import _out
+from ._pointwise import _out, check_out_dtype
 from .comparison import maximum, minimum, where
 
 __all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "cumsum",
@@ -481,6 +481,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001 
         >>> torch.tensor([[1., 2.], [3., 4.]]).sum(0)
         tensor([4., 6.])
     """
+    if out is not None:
+        check_out_dtype(out, dtype)
     if dim is None and keepdim is False and dtype is None and out is None and \
             isinstance(input, Tensor) and input._array.dtype.kind in "fcV":
         # ``loss.sum()``: the usual call, with nothing to check or convert
@@ -600,6 +602,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
         >>> torch.tensor([[1., 2.], [3., 4.]]).mean(1)
         tensor([1.5000, 3.5000])
     """
+    if out is not None:
+        check_out_dtype(out, dtype)
     if out is not None and dtype is None and isinstance(input, Tensor) and \
             out.dtype._category == input.dtype._category == _dtype._FLOAT:
         dtype = out.dtype  # (torch averages as for dtype=out.dtype)
@@ -655,6 +659,8 @@ def prod(input, dim=all_dims, keepdim=False, *, dtype=None, out=None):
         >>> torch.tensor([[1., 2.], [3., 4.]]).prod(1)
         tensor([ 2., 12.])
     """
+    if out is not None:
+        check_out_dtype(out, dtype)
     check_keepdim("prod", keepdim)
     _refuse_none_dim(dim, _PROD_OVERLOADS)
     check_dtype(dtype, [[f"({o})" for o in g] for g in _PROD_OVERLOADS], dim is not all_dims)
@@ -835,6 +841,8 @@ def cumsum(input, dim=missing_dim, *, dtype=None, out=None):
         >>> torch.tensor([1, 2, 3]).cumsum(0)
         tensor([1, 3, 6])
     """
+    if out is not None:
+        check_out_dtype(out, dtype)
     check_dtype(dtype)
     dtype = _out_dtype(dtype, out)
     # torch has no bool scan kernel; only a 0-d input (a copy, no scan) gets through
@@ -851,6 +859,8 @@ def cumprod(input, dim=missing_dim, *, dtype=None, out=None):
         >>> torch.tensor([1., 2., 3.]).cumprod(0)
         tensor([1., 2., 6.])
     """
+    if out is not None:
+        check_out_dtype(out, dtype)
     check_dtype(dtype)
     dtype = _out_dtype(dtype, out)
     # torch has no bool scan kernel; only a 0-d input (a copy, no scan) gets through
@@ -867,6 +877,9 @@ def all(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
         >>> torch.tensor([[True, False], [True, True]]).all(1)
         tensor([False,  True])
     """
+    if out is not None and out.dtype is not _dtype.bool and out.dtype is not _dtype.uint8:
+        raise RuntimeError(f"all only supports bool tensor for result, got: "
+                           f"{_dtype._TYPE_DISPLAY[out.dtype.name]}")
     # (an empty dim list reduces nothing here, unlike sum's: torch tests each element)
     empty = isinstance(dim, (tuple, list)) and len(dim) == 0
     dims = () if empty else _dims_or_all(dim, input._array.ndim, "all")
@@ -880,6 +893,9 @@ def any(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
         >>> torch.tensor([[True, False], [False, False]]).any(1)
         tensor([ True, False])
     """
+    if out is not None and out.dtype is not _dtype.bool and out.dtype is not _dtype.uint8:
+        raise RuntimeError(f"any only supports bool tensor for result, got: "
+                           f"{_dtype._TYPE_DISPLAY[out.dtype.name]}")
     # (an empty dim list reduces nothing here, unlike sum's: torch tests each element)
     empty = isinstance(dim, (tuple, list)) and len(dim) == 0
     dims = () if empty else _dims_or_all(dim, input._array.ndim, "any")

@@ -249,6 +249,10 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
         raise NotImplementedError(f'"nansum_cpu" not implemented for '
                                   f"'{_dtype._TYPE_DISPLAY[_dtype.as_dtype(dtype).name]}'")
     ops = _ops()
+    if out is not None and dtype is not None and out.dtype is not _dtype.as_dtype(dtype):
+        show = _dtype._TYPE_DISPLAY
+        raise RuntimeError(f"nansum: provided dtype must match dtype of result. Got "
+                           f"{show[out.dtype.name]} and {show[_dtype.as_dtype(dtype).name]}.")
     if out is not None and dtype is None:  # as sum: accumulate in the out tensor's dtype
         if input.dtype.is_floating_point and not out.dtype.is_floating_point:
             # (torch's kernel then has no integer variant, though dtype= works)
