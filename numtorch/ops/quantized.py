@@ -50,17 +50,18 @@ relu6, hardswish, softmax, threshold = _qp.relu6, _qp.hardswish, _qp.softmax, _q
 layer_norm, group_norm, instance_norm = _qp.layer_norm, _qp.group_norm, _qp.instance_norm
 
 
-def cat(qx, dim, scale=None, zero_point=None):
+def cat(qx, dim, scale=None, zero_point=None, _op="cat"):
     """Concatenation requantized to ``scale``/``zero_point`` (the first input's by default)."""
     qx = list(qx)
+    _qp.require_quantized(_op, *qx)
     if scale is None:
         scale, zero_point = qx[0].q_scale(), qx[0].q_zero_point()
-    return _qp.cat(qx, scale, zero_point, dim)
+    return _qp.cat(qx, scale, zero_point, dim, op=_op)
 
 
 def cat_relu(qx, dim, scale=None, zero_point=None):
     """:func:`cat` followed by a ReLU on the output grid."""
-    return _relu(cat(qx, dim, scale, zero_point))
+    return _relu(cat(qx, dim, scale, zero_point, _op="cat_relu"))
 
 
 def _relu(q):
@@ -101,9 +102,11 @@ def celu(input, output_scale, output_zero_point, alpha=1.0):
 
 def batch_norm2d(qx, weight, bias, mean, var, eps, output_scale, output_zero_point):
     """Inference batch norm of a 4-d quantized tensor."""
+    _qp.require_quantized("batch_norm2d", qx)
     if qx.dim() != 4:
         raise RuntimeError(f"Expected 4D input, got {qx.dim()}D")
-    return _qp.batch_norm(qx, weight, bias, mean, var, eps, output_scale, output_zero_point)
+    return _qp.batch_norm(qx, weight, bias, mean, var, eps, output_scale, output_zero_point,
+                          op="batch_norm2d")
 
 
 # -- linear ----------------------------------------------------------------------------------

@@ -19,7 +19,36 @@ from . import quantized_gemm as _gemm
 
 __all__ = ["linear", "linear_dynamic", "linear_dynamic_array", "conv", "conv_dynamic", "quantize_like",
            "requantize_float", "dequantized", "ints_and_params", "weight_params",
-           "choose_dynamic_params"]
+           "choose_dynamic_params", "no_kernel", "require_quantized", "require_float",
+           "conv_op_name"]
+
+
+def no_kernel(op, t):
+    """torch's dispatcher NotImplementedError for ``quantized::<op>`` (``op`` as torch's
+    schema names it, e.g. ``"conv2d.new"``) called with tensor ``t``, which has no kernel
+    there: a float tensor reports the 'CPU' backend, a quantized one 'QuantizedCPU'."""
+    backend = "QuantizedCPU" if type(getattr(t, "_array", None)) is QArray else "CPU"
+    return NotImplementedError(
+        f"Could not run 'quantized::{op}' with arguments from the '{backend}' backend. This "
+        "could be because the operator doesn't exist for this backend, or was omitted during "
+        "the selective/custom build process (if using custom build). If you are a Facebook "
+        "employee using PyTorch on mobile, please visit https://fburl.com/ptmfixes for "
+        "possible resolutions.")
+
+
+def require_quantized(op, *tensors):
+    """Raise torch's dispatcher error for ``quantized::<op>`` unless every tensor is
+    quantized (a float tensor given to a converted module, its QuantStub forgotten)."""
+    for t in tensors:
+        if type(getattr(t, "_array", None)) is not QArray:
+            raise no_kernel(op, t)
+
+
+def require_float(op, t):
+    """The dispatcher error of a dynamic (float-input) quantized op given a quantized
+    tensor."""
+    if type(getattr(t, "_array", None)) is QArray:
+        raise no_kernel(op, t)
 
 
 def dequantized(t):
@@ -68,9 +97,10 @@ def _bias_array(bias):
     return arr.astype(np.float32)
 
 
-def linear(x, w, bias, scale, zero_point, relu=False):
+def linear(x, w, bias, scale, zero_point, relu=False, op=None):
     """Quantized linear: quint8 ``x`` (..., K), qint8 ``w`` (N, K), float ``bias``; the
-    quint8 output has ``scale``/``zero_point``."""
+    quint8 output has ``scale``/``zero_point`` (``op``: torch's op name in errors)."""
+    require_quantized(op or ("linear_relu" if relu else "linear"), x)
     xi, sx, zx = ints_and_params(x)
     wi, ws, wz, _ = weight_params(w)
     if xi.shape[-1] != wi.shape[1]:
@@ -106,6 +136,7 @@ def linear_dynamic(x, packed, reduce_range=True, relu=False):
     float32 (``packed`` a LinearPackedParamsBase)."""
     from .._tensor import _make
 
+    require_float("linear_relu_dynamic" if relu else "linear_dynamic", x)
     xf = x.detach()._array.astype(np.float32, copy=False)
     return _make(linear_dynamic_array(xf, packed, reduce_range, relu))
 
@@ -159,12 +190,20 @@ def _int_conv(nd, a, b, stride, padding, dilation, groups, transposed, output_pa
     return y._array.astype(np.float64)
 
 
+def conv_op_name(nd, relu=False, transposed=False):
+    """torch's name of the quantized convolution op (``conv2d.new``, ``conv1d_relu``...)."""
+    if transposed:
+        return f"conv_transpose{nd}d"
+    return f"conv{nd}d" + ("_relu" if relu else "") + (".new" if nd > 1 else "")
+
+
 def conv(nd, x, w, bias, stride, padding, dilation, groups, scale, zero_point, relu=False,
          transposed=False, output_padding=0):
     """Quantized N-d convolution (or its transpose) of quint8 ``x`` with qint8 ``w``.
 
     Padding stands for real zeros, i.e. the input's zero point, which is 0 once centred.
     """
+    require_quantized(conv_op_name(nd, relu, transposed), x)
     xi, sx, zx = ints_and_params(x)
     wi, ws, wz, _ = weight_params(w)
     channel_shape = (-1,) + (1,) * (wi.ndim - 1)
@@ -182,6 +221,7 @@ def conv_dynamic(nd, x, w, bias, stride, padding, dilation, groups, reduce_range
     from the input's range)."""
     from .._tensor import _make
 
+    require_float(f"conv_transpose{nd}d_dynamic" if transposed else f"conv{nd}d_dynamic", x)
     xf = x.detach()._array.astype(np.float32, copy=False)
     wi, ws, wz, _ = weight_params(w)
     sx, zx = choose_dynamic_params(xf, reduce_range)

@@ -12,7 +12,7 @@ import numpy as np
 from .. import _dtype
 from .._quantized_array import PerTensor, QArray, dequantize_array
 from .._quantized_tensor import make_quantized
-from .quantized_nn import dequantized, requantize_float
+from .quantized_nn import dequantized, require_quantized, requantize_float
 
 __all__ = ["add", "add_relu", "mul", "mul_relu", "add_scalar", "mul_scalar", "cat", "relu6",
            "hardswish", "hardsigmoid", "elu", "celu", "leaky_relu", "sigmoid", "tanh",
@@ -21,10 +21,8 @@ __all__ = ["add", "add_relu", "mul", "mul_relu", "add_scalar", "mul_scalar", "ca
 
 
 def _check_q(name, *tensors):
-    for t in tensors:
-        if type(getattr(t, "_array", None)) is not QArray:
-            raise RuntimeError(f"quantized::{name}: expected a quantized tensor, got "
-                               f"{getattr(t, 'dtype', type(t).__name__)}")
+    """torch's dispatcher error for ``quantized::<name>`` given a non-quantized tensor."""
+    require_quantized(name, *tensors)
 
 
 def _params(t):
@@ -123,10 +121,10 @@ def mul_scalar(a, c):
                           PerTensor(abs(c) * s, key.qmax - (z - key.qmin)))
 
 
-def cat(tensors, scale, zero_point, dim=0):
+def cat(tensors, scale, zero_point, dim=0, op="cat"):
     """Concatenation requantized to ``scale``/``zero_point``."""
     tensors = list(tensors)
-    _check_q("cat", *tensors)
+    _check_q(op, *tensors)
     values = np.concatenate([dequantized(t) for t in tensors], axis=dim)
     return requantize_float(values, float(scale), int(zero_point), tensors[0]._array.qdtype)
 
@@ -346,9 +344,10 @@ def _f32(t):
     return np.asarray(arr, dtype=np.float32)
 
 
-def batch_norm(x, weight, bias, mean, var, eps, scale, zero_point):
-    """Inference batch norm over dim 1 of a quantized ``(N, C, ...)`` tensor."""
-    _check_q("batch_norm", x)
+def batch_norm(x, weight, bias, mean, var, eps, scale, zero_point, op="batch_norm"):
+    """Inference batch norm over dim 1 of a quantized ``(N, C, ...)`` tensor (``op``:
+    torch's op name in errors)."""
+    _check_q(op, x)
     v = dequantized(x)
     shape = (1, -1) + (1,) * (v.ndim - 2)
     inv = (np.float32(1) / np.sqrt(_f32(var) + np.float32(eps))).astype(np.float32)

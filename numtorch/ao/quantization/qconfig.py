@@ -228,7 +228,19 @@ def _assert_valid_qconfig(qconfig, mod):
 
 
 def _add_module_to_qconfig_obs_ctr(qconfig, module):
-    """``qconfig`` itself: numtorch's observers are created on the CPU like their modules."""
+    """``qconfig`` itself: numtorch's observers are created on the CPU like their modules.
+
+    torch tries each constructor once with a ``factory_kwargs`` argument here (to place the
+    observers on the module's device), so each module given a qconfig builds one activation
+    and one weight observer; built here too, so that their construction warnings
+    (``reduce_range``...) and errors come as often and as early as in torch."""
+    if module is None or qconfig is None:
+        return qconfig
+    for ctr in (getattr(qconfig, "activation", None), getattr(qconfig, "weight", None)):
+        try:
+            ctr.with_args(factory_kwargs=None)()
+        except (AttributeError, TypeError):  # no with_args / no factory_kwargs argument
+            pass
     return qconfig
 
 

@@ -2,7 +2,6 @@
 and swap float modules for quantized ones (``convert``); the one-call forms ``quantize``,
 ``quantize_dynamic`` and ``quantize_qat``."""
 
-import contextlib
 import copy
 import inspect
 import itertools
@@ -36,24 +35,11 @@ __all__ = ["get_default_custom_config_dict", "propagate_qconfig_", "add_quant_de
            "swap_module", "default_eval_fn"]
 
 
-_QUIET = [0]  # > 0 inside an entry point that calls the others (one warning per user call)
-
-
-@contextlib.contextmanager
-def _no_deprecation():
-    """Silence the nested entry points' deprecation warning without touching the warning
-    filters (changing them resets Python's once-per-location registry, so the user's own
-    call would warn again every time, and would also hide the user's warnings in run_fn)."""
-    _QUIET[0] += 1
-    try:
-        yield
-    finally:
-        _QUIET[0] -= 1
-
-
 def _deprecated():
-    if not _QUIET[0]:
-        warnings.warn(DEPRECATION_WARNING, DeprecationWarning, stacklevel=3)
+    """torch's deprecation warning of an eager/FX entry point, attributed to its caller: an
+    entry point that calls others (quantize -> prepare, convert) warns once more for each,
+    from inside the library, as torch does (hidden by the default filters)."""
+    warnings.warn(DEPRECATION_WARNING, DeprecationWarning, stacklevel=3)
 
 
 def _is_activation_post_process(module):
@@ -246,10 +232,9 @@ def quantize(model, run_fn, run_args, mapping=None, inplace=False):
     if not inplace:
         model = copy.deepcopy(model)
     model.eval()
-    with _no_deprecation():
-        prepare(model, inplace=True)
-        run_fn(model, *run_args)
-        convert(model, mapping, inplace=True)
+    prepare(model, inplace=True)
+    run_fn(model, *run_args)
+    convert(model, mapping, inplace=True)
     return model
 
 
@@ -296,8 +281,7 @@ def quantize_dynamic(model, qconfig_spec=None, dtype=torch.qint8, mapping=None,
         model = copy.deepcopy(model)
     model.eval()
     propagate_qconfig_(model, qconfig_spec)
-    with _no_deprecation():
-        convert(model, mapping, inplace=True)
+    convert(model, mapping, inplace=True)
     return model
 
 
@@ -311,9 +295,8 @@ def prepare_qat(model, mapping=None, inplace=False):
     if not inplace:
         model = copy.deepcopy(model)
     propagate_qconfig_(model, qconfig_dict=None)
-    with _no_deprecation():
-        convert(model, mapping=mapping, inplace=True, remove_qconfig=False)
-        prepare(model, observer_non_leaf_module_list=set(mapping.values()), inplace=True)
+    convert(model, mapping=mapping, inplace=True, remove_qconfig=False)
+    prepare(model, observer_non_leaf_module_list=set(mapping.values()), inplace=True)
     return model
 
 
@@ -324,10 +307,9 @@ def quantize_qat(model, run_fn, run_args, inplace=False):
     if not inplace:
         model = copy.deepcopy(model)
     model.train()
-    with _no_deprecation():
-        prepare_qat(model, inplace=True)
-        run_fn(model, *run_args)
-        convert(model, inplace=True)
+    prepare_qat(model, inplace=True)
+    run_fn(model, *run_args)
+    convert(model, inplace=True)
     return model
 
 

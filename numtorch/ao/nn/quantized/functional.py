@@ -117,6 +117,8 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     """2-d max pooling of a quantized tensor."""
     if return_indices:
         raise NotImplementedError("return_indices is not yet implemented!")
+    if not input.is_quantized:  # torch's max_pool2d runs on any tensor
+        return F.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode=ceil_mode)
     return on_int_values(input, F.max_pool2d, kernel_size, stride, padding, dilation,
                          ceil_mode, return_indices)
 
@@ -130,9 +132,15 @@ def celu(input, scale, zero_point, alpha=1.0):
 def leaky_relu(input, negative_slope=0.01, inplace=False, scale=None, zero_point=None):
     """Quantized leaky ReLU (on the input's grid unless ``scale``/``zero_point`` are given).
     """
-    if scale is not None and zero_point is not None:
-        if inplace:
-            raise AssertionError("Cannot rescale with `inplace`")
+    rescale = scale is not None and zero_point is not None
+    if rescale and inplace:
+        raise AssertionError("Cannot rescale with `inplace`")
+    if not input.is_quantized:  # torch runs the float op (an output grid needs a qdtype)
+        if rescale:
+            raise RuntimeError("Creation of quantized tensor requires quantized dtype like "
+                               "torch.quint8")
+        return F.leaky_relu(input, negative_slope, inplace)
+    if rescale:
         return _qp.leaky_relu(input, negative_slope, False, scale, zero_point)
     return _qp.leaky_relu(input, negative_slope, inplace)
 

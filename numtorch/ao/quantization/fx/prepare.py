@@ -1,11 +1,13 @@
 """Observer insertion: match each node to the way the native backend quantizes it, give it
 its qconfig, and insert observers (or fake quantizers) on its inputs and output."""
 
+import warnings
+
 import numtorch as torch
 from numtorch.fx import Node
 
 from ..quantize import _is_activation_post_process
-from ..utils import _parent_name
+from ..utils import DEPRECATION_WARNING, _parent_name
 from . import _op_kinds
 from .fuse import rebuild
 from .qconfig_mapping_utils import (
@@ -278,6 +280,8 @@ def prepare(model, qconfig_mapping, is_qat, node_name_to_scope):
     update_qconfig_for_fusion(model, qconfig_mapping)
     _propagate_qconfig(model, qconfig_mapping)
     if is_qat:
+        # torch swaps through the (deprecated) eager convert: one more deprecation warning
+        warnings.warn(DEPRECATION_WARNING, DeprecationWarning, stacklevel=2)
         qat_mapping = _qat_module_mapping()
         _qat_swap(model, qat_mapping)
         types = qconfig_mapping.object_type_qconfigs

@@ -63,6 +63,8 @@ class ELU(torch.nn.ELU):
         self.scale, self.zero_point = scale, zero_point
 
     def forward(self, input):
+        if not input.is_quantized:
+            raise ValueError("Input to 'quantized.elu' must be quantized!")
         return _qp.elu(input, self.scale, self.zero_point, self.alpha)
 
     def _get_name(self):

@@ -26,7 +26,7 @@ class _BatchNorm(torch.nn.modules.batchnorm._BatchNorm):
         self._check_input_dim(input)
         return _qp.batch_norm(input, self.weight, self.bias, self.running_mean,
                               self.running_var, self.eps, float(self.scale),
-                              int(self.zero_point))
+                              int(self.zero_point), op=f"batch_norm{self._nd}d")
 
     @classmethod
     def from_float(cls, mod, use_precomputed_fake_quant=False):

@@ -163,6 +163,7 @@ class _ConvNd(WeightedQuantizedModule):
         nd = self._nd
         if input.dim() != nd + 2:
             raise ValueError(f"Input shape must be `{_SHAPES[nd]}`!")
+        _qnn.require_quantized(self._qop_name(), input)
         padding = self.padding
         if self.padding_mode != "zeros":
             pads = []
@@ -175,6 +176,9 @@ class _ConvNd(WeightedQuantizedModule):
                          self.scale, self.zero_point, relu=self._fused_relu)
 
     _fused_relu = False
+
+    def _qop_name(self):
+        return _qnn.conv_op_name(self._nd, self._fused_relu)
 
     @classmethod
     def get_qconv(cls, mod, activation_post_process, weight_post_process=None):

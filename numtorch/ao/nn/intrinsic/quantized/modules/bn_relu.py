@@ -13,7 +13,7 @@ def _bn_relu(base, nd):
         self._check_input_dim(input)
         out = _qp.batch_norm(input, self.weight, self.bias, self.running_mean,
                              self.running_var, self.eps, float(self.scale),
-                             int(self.zero_point))
+                             int(self.zero_point), op=f"batch_norm{nd}d_relu")
         return torch.nn.functional.relu(out)
 
     def _get_name(self):

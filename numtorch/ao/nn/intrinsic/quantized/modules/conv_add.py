@@ -16,6 +16,9 @@ class ConvAdd2d(nnq_conv.Conv2d):
         out = super().forward(input)
         return _qp.add(out, extra_input, self.scale, self.zero_point)
 
+    def _qop_name(self):
+        return "conv2d_add"
+
     def _get_name(self):
         return "QuantizedConvAdd2d"
 
@@ -36,6 +39,9 @@ class ConvAddReLU2d(ConvAdd2d):
     def forward(self, input, extra_input):
         out = nnq_conv.Conv2d.forward(self, input)
         return _qp.add_relu(out, extra_input, self.scale, self.zero_point)
+
+    def _qop_name(self):
+        return "conv2d_add_relu"
 
     def _get_name(self):
         return "QuantizedConvAddReLU2d"

@@ -42,7 +42,7 @@ class LinearLeakyReLU(nnq_linear.Linear):
 
     def forward(self, x):
         w, b = self._weight_bias()
-        y = _qnn.linear(x, w, b, self.scale, self.zero_point)
+        y = _qnn.linear(x, w, b, self.scale, self.zero_point, op="linear_leaky_relu")
         return _qp.leaky_relu(y, self.negative_slope, False, self.scale, self.zero_point)
 
     def _get_name(self):
@@ -76,8 +76,8 @@ class LinearTanh(nnq_linear.Linear):
 
     def forward(self, x):
         w, b = self._weight_bias()
-        return _qp.tanh(_qnn.linear(x, w, b, self.scale, self.zero_point), self.scale,
-                        self.zero_point)
+        y = _qnn.linear(x, w, b, self.scale, self.zero_point, op="linear_tanh")
+        return _qp.tanh(y, self.scale, self.zero_point)
 
     def _get_name(self):
         return "QuantizedLinearTanh"
