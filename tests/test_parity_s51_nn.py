@@ -214,3 +214,19 @@ def test_optimizer_load_number_step(name, default64):
 @pytest.mark.parametrize("fn", ["conv2d", "conv_transpose2d"])
 def test_conv_groups_weight_rows(wshape, fn):
     same(lambda t: getattr(t.nn.functional, fn)(t.ones(1, 3, 3, 3), t.ones(*wshape), groups=3))
+
+
+# -- 11. soft_margin_loss backward: torch's formula and rounding order ------------------------
+@pytest.mark.parametrize("dtype", ["float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+def test_soft_margin_loss_grad_bits(dtype, reduction):
+    def f(t):
+        g = t.Generator().manual_seed(0)
+        x = (t.randn(37, 11, generator=g) * 3).to(getattr(t, dtype)).requires_grad_()
+        y = t.sign(t.randn(37, 11, generator=g)).to(getattr(t, dtype))
+        out = t.nn.functional.soft_margin_loss(x, y, reduction=reduction)
+        go = t.ones_like(out)
+        (gx,) = t.autograd.grad(out, x, go)
+        return (out.float(), gx.float(), out.grad_fn.name(), len(out.grad_fn.next_functions))
+
+    same(f)

@@ -1,14 +1,18 @@
 """Classification losses: cross entropy, NLL, binary cross entropy (on probabilities and on
 logits) and the margin / soft-margin family."""
 
+import numpy as np
+
 from ... import _dtype
 from ..._tensor import _make
+from ...autograd.grad_mode import no_grad
 from ...autograd.graph import rename_node
 from ...backend import is_device_array, xp_of
 from ...ops.comparison import where
 from ...ops._util import fmt_shape
 from ...ops.loss_ops import (
     bce_with_logits_op, binary_cross_entropy_op, cross_entropy_index, log1pexp, nll_index,
+    soft_margin_loss_op,
 )
 from ...ops.softmax import log_softmax
 from ._loss_util import (
@@ -338,6 +342,16 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 
 # -- soft margin family ------------------------------------------------------------------------
+def _plain(t):
+    """Whether ``t`` holds a host or device array outside forward AD and vmap (where the
+    composed form carries tangents and batching rules)."""
+    from ...autograd import forward_ad
+
+    a = t._array
+    return forward_ad._state["level"] is None and (type(a) is np.ndarray or
+                                                    is_device_array(a))
+
+
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """Two-class logistic loss ``log(1 + exp(-target * input))`` for targets of +1 / -1.
 
@@ -356,6 +370,12 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     check_not_requires_grad("soft_margin_loss", "target", target)
     # torch's kernel: log1p(exp(-y x)) as written, each op in the input's dtype, so a margin
     # past exp's range (88 in float32, 11 in float16) gives inf (and a nan gradient) there too
+    if input.requires_grad and red in ("none", "mean", "sum") and \
+            input.dtype.is_floating_point and target.dtype is input.dtype and \
+            tuple(target.shape) == tuple(input.shape) and _plain(input) and _plain(target):
+        with no_grad():
+            value = reduce_loss((-target * input).exp().log1p(), red)
+        return soft_margin_loss_op(input, target.detach(), value, red)
     return rename_node(reduce_loss((-target.detach() * input).exp().log1p(), red),
                        "SoftMarginLossBackward0")
 
