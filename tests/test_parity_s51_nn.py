@@ -230,3 +230,30 @@ def test_soft_margin_loss_grad_bits(dtype, reduction):
         return (out.float(), gx.float(), out.grad_fn.name(), len(out.grad_fn.next_functions))
 
     same(f)
+
+
+# -- 12. multilabel_soft_margin_loss: torch's composition (16-bit gradients bit-equal) --------
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_multilabel_soft_margin_grad_bits(dtype, reduction, weighted):
+    def f(t):
+        g = t.Generator().manual_seed(0)
+        dt = getattr(t, dtype)
+        x = (t.randn(37, 11, generator=g) * 3).to(dt).requires_grad_()
+        y = (t.rand(37, 11, generator=g) > 0.5).to(dt)
+        w = t.rand(11, generator=g).to(dt) if weighted else None
+        out = t.nn.functional.multilabel_soft_margin_loss(x, y, weight=w, reduction=reduction)
+        (gx,) = t.autograd.grad(out, x, t.ones_like(out))
+        return out.float(), gx.float()
+
+    same(f)
+
+
+def test_multilabel_soft_margin_infinite_scores():
+    def f(t):
+        x = t.tensor([[float("inf"), float("-inf"), 100.0, -100.0, 0.0]], requires_grad=True)
+        out = t.nn.functional.multilabel_soft_margin_loss(x, t.tensor([[1.0, 0, 1, 0, 1]]))
+        return out, t.autograd.grad(out, x)
+
+    same(f, rtol=1e-6, atol=1e-7)

@@ -404,7 +404,10 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
         raise no_dims_error(-1)
     if size_average is not None or reduce is not None:
         reduction = get_reduction(size_average, reduce, reduction)
-    loss = target * log1pexp(-input) + (1 - target) * log1pexp(input)
+    # torch's composition, op by op (its gradient rounds as torch's does)
+    from .smooth_activation import logsigmoid
+
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
     if weight is not None:
         loss = loss * weight
     cdim = input.dim() - 1
