@@ -449,3 +449,29 @@ _OUT_DTYPE = {
 @pytest.mark.parametrize("name", sorted(_OUT_DTYPE))
 def test_reduction_out_dtype(name):
     same(lambda t: _OUT_DTYPE[name](t, t.tensor([[1.5, 2.5], [3.5, -4.5]])))
+
+
+# -- 12. cat refuses an out= sharing memory with an input (full overlap too) --------------------
+
+_CAT_OUT = {
+    "halves_into_whole": lambda t, x: t.cat([x[:1], x[1:2]], out=x[:2]),
+    "disjoint": lambda t, x: t.cat([x[:1]], out=x[1:2]),
+    "self_twice": lambda t, x: t.cat([x, x], out=x),
+    "disjoint_block": lambda t, x: t.cat([x[:2], x[:2]], out=x[2:]),
+    "same_elements": lambda t, x: t.cat([x[:1]], out=x[:1]),
+    "stack_disjoint": lambda t, x: t.stack([x[:2], x[:2]], out=x[2:].view(2, 2)),
+    "stack_overlap": lambda t, x: t.stack([x[:2], x[2:4]], out=x[2:].view(2, 2)),
+    "interleaved": lambda t, x: t.cat([x[::2]], out=x[1::2]),
+    "transposed": lambda t, x: t.cat([x[:4].view(2, 2).t()], out=x[:4].view(2, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_CAT_OUT))
+def test_cat_out_overlap(name):
+    def fn(t):
+        x = t.arange(6.)
+        with __import__("warnings").catch_warnings():
+            __import__("warnings").simplefilter("ignore")
+            return _CAT_OUT[name](t, x), x
+
+    same(fn)

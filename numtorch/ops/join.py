@@ -170,6 +170,28 @@ def tensor_list(fn, tensors, empty=None):
 # public functions
 
 
+def _refuse_cat_overlap(out, tensors):
+    """torch's cat refuses an ``out=`` sharing any memory with an input (the same elements
+    included, unlike the elementwise ops): the input itself, or a dense block that meets
+    out's dense block (strided views torch cannot judge pass)."""
+    from .inplace_writes import PARTIAL, _dense_span
+
+    dst = out._array
+    if type(dst) is not np.ndarray:
+        return
+    span = _dense_span(dst) if dst.size else None
+    for t in tensors:
+        if t is out:
+            raise RuntimeError(PARTIAL)
+        src = getattr(t, "_array", None)
+        if span is None or type(src) is not np.ndarray or not src.size or \
+                not np.may_share_memory(dst, src):
+            continue
+        other = _dense_span(src)
+        if other is not None and span[0] < other[1] and other[0] < span[1]:
+            raise RuntimeError(PARTIAL)
+
+
 def cat(tensors, dim=0, *, out=None, _fn="cat"):
     """Concatenate tensors along an existing dim (dtypes are promoted as in torch)."""
     if out is None and (tensors.__class__ is list or tensors.__class__ is tuple) and tensors:
@@ -239,6 +261,8 @@ def cat(tensors, dim=0, *, out=None, _fn="cat"):
                     f"Sizes of tensors must match except in dimension {d}. Expected size "
                     f"{ref._array.shape[k]} but got size {x._array.shape[k]} for tensor "
                     f"number {i} in the list.")
+    if out is not None:
+        _refuse_cat_overlap(out, tensors)
     if not _one_dtype(tensors):
         dt = _dtype.result_type(*[_NdTag(x) for x in tensors])
         tensors = [x if x.dtype is dt else x.to(dt) for x in tensors]
