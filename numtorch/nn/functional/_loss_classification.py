@@ -11,7 +11,7 @@ from ...backend import is_device_array, xp_of
 from ...ops.comparison import where
 from ...ops._util import fmt_shape
 from ...ops.loss_ops import (
-    bce_with_logits_op, binary_cross_entropy_op, cross_entropy_index, log1pexp, nll_index,
+    bce_with_logits_op, binary_cross_entropy_op, cross_entropy_index, nll_index,
     soft_margin_loss_op,
 )
 from ...ops.softmax import log_softmax
