@@ -310,7 +310,7 @@ _ARG_ERRORS = [
 
 @pytest.mark.parametrize("code", _ARG_ERRORS)
 def test_binary_op_argument_errors(code):
-    same(lambda t: eval(code, {"torch": t, "x": t.ones(2)}))  # noqa: S307 - fixed test strings
+    same(lambda t: eval(code, {"torch": t, "x": t.ones(2)}))  # (fixed test strings)
 
 
 # -- 7. torch.sparse.spdiags ---------------------------------------------------------------------
