@@ -12,7 +12,10 @@ a custom sampler is object.__init__'s TypeError there); ``ConcatDataset.cumsum``
 ``cummulative_sizes`` were missing, and ``StackDataset`` had no public ``datasets``; storages
 lacked ``to(device=)``, ``get_device``, ``resizable``, ``filename``, ``complex_float``,
 ``complex_double`` and the ``float8_*`` conversions; saving a tensor with gradient hooks did not
-warn that they are dropped (and ``utils.hooks.unserializable_hook`` was missing).
+warn that they are dropped (and ``utils.hooks.unserializable_hook`` was missing); the zip
+writer counted offsets from the file's start, not the archive's (torch could not read a
+checkpoint saved into an open file after other bytes), and two checkpoints saved one after the
+other into one file loaded as the last where torch loads the first (or refuses the file).
 """
 
 import io
@@ -241,3 +244,52 @@ def test_save_warns_of_tensor_hooks_as_in_torch(case):
     # torch warns once per hook it drops from a saved (non-Parameter) tensor; numtorch was
     # silent, and had no utils.hooks.unserializable_hook to mark a hook as droppable
     assert _save_warnings(numtorch, case) == _save_warnings(torch, case)
+
+
+def _appended(lib, path, objs, prefix=b""):
+    with open(path, "wb") as f:
+        f.write(prefix)
+        for obj in objs:
+            lib.save(obj, f)
+    return path
+
+
+def _load_described(lib, path, offset=0, times=1):
+    def run():
+        out = []
+        with open(path, "rb") as f:
+            f.seek(offset)
+            for _ in range(times):
+                out.append({k: v.tolist() for k, v in lib.load(f).items()})
+        return out
+
+    return _outcome(run)
+
+
+SAME_LAYOUT = [{"a": [1., 1.]}, {"b": [0., 0., 0.]}]
+OTHER_LAYOUT = [{"a": [1.] * 100}, {"b": [0.] * 3, "c": [2.]}]
+
+
+@pytest.mark.parametrize("layout", ["same", "other"])
+@pytest.mark.parametrize("writer", ["torch", "numtorch"])
+def test_two_checkpoints_saved_into_one_file_load_as_in_torch(tmp_path, writer, layout):
+    # numtorch read the LAST of two checkpoints saved one after the other into one file
+    # (zipfile finds the last end record and allows for the bytes before its archive);
+    # torch counts the offsets from where loading starts: the first one (same layout) or a
+    # corrupt archive (another layout)
+    lib = torch if writer == "torch" else numtorch
+    objs = [{k: lib.tensor(v) for k, v in o.items()}
+            for o in (SAME_LAYOUT if layout == "same" else OTHER_LAYOUT)]
+    path = _appended(lib, str(tmp_path / "two.pt"), objs)
+    assert _load_described(numtorch, path) == _load_described(torch, path)
+
+
+@pytest.mark.parametrize("writer", ["torch", "numtorch"])
+def test_checkpoint_saved_after_other_bytes_loads_from_its_offset(tmp_path, writer):
+    # numtorch wrote the archive's offsets as file positions, so torch could not read a
+    # checkpoint saved into an open file after other bytes (a corrupt archive to torch)
+    lib = torch if writer == "torch" else numtorch
+    path = _appended(lib, str(tmp_path / "prefixed.pt"), [{"a": lib.arange(3.)}],
+                     prefix=b"x" * 100)
+    assert _load_described(numtorch, path, offset=100) == \
+        _load_described(torch, path, offset=100) == ("ok", repr([{"a": [0., 1., 2.]}]))

@@ -84,8 +84,11 @@ def test_zip_layout_matches_torch():
         assert ours.read("archive/" + rec) == theirs.read("archive/" + rec)
     assert ours.read("archive/data.pkl")[:2] == b"\x80\x02"  # pickle protocol 2
     for info in ours.infolist():  # each record's bytes start 64-byte aligned
-        start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+        # (the padding field is in the local header only: torch's directory has none)
+        name_len, extra_len = struct.unpack_from("<HH", data, info.header_offset + 26)
+        start = info.header_offset + 30 + name_len + extra_len
         assert start % 64 == 0
+    assert all(not info.extra for info in theirs.infolist() + ours.infolist())
 
 
 def test_zip_archive_name_from_path(tmp_path):

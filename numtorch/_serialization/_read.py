@@ -683,6 +683,7 @@ def _load_any(fh, map_location, weights_only, mapping):
                     "failed finding central directory" if "not a zip file" in str(e) else
                     f"corrupt archive ({e})")
                 raise load_error(RuntimeError, _MINIZ.format(why)) from None
+            zf = _archive_at(zf, fh, start)
             with zf:
                 return _load_zip(zf, map_location, weights_only, mapping)
         if _is_tar_checkpoint(fh, start):
@@ -710,6 +711,78 @@ def _load_any(fh, map_location, weights_only, mapping):
         detail = "" if isinstance(e, (MemoryError, ValueError, OverflowError)) else f": {e}"
         raise RuntimeError(f"load: the checkpoint is truncated or corrupt, or not a PyTorch "
                            f"file ({type(e).__name__}{detail})") from None
+
+
+class _Head(io.RawIOBase):
+    """The first ``end`` bytes of the seekable file ``fh``, as a file of their own."""
+
+    def __init__(self, fh, end):
+        super().__init__()
+        self._fh, self._end, self._pos = fh, end, 0
+
+    def readable(self):
+        return True
+
+    def seekable(self):
+        return True
+
+    def seek(self, offset, whence=os.SEEK_SET):
+        base = {os.SEEK_SET: 0, os.SEEK_CUR: self._pos, os.SEEK_END: self._end}[whence]
+        self._pos = max(0, base + offset)
+        return self._pos
+
+    def tell(self):
+        return self._pos
+
+    def readinto(self, buf):
+        n = max(0, min(len(buf), self._end - self._pos))
+        self._fh.seek(self._pos)
+        got = self._fh.readinto(memoryview(buf)[:n]) if n else 0
+        self._pos += got or 0
+        return got
+
+
+def _archive_at(zf, fh, start):
+    """The zip archive torch reads at ``start``. torch takes the offsets in the file's last
+    end record as counted from where loading starts, where zipfile allows for bytes before
+    the archive: a file holding two checkpoints one after the other (``torch.save`` twice
+    on one handle) reads in torch as the first one when its directory lies where the last
+    end record says (checkpoints of the same layout), and as a corrupt archive otherwise."""
+    try:
+        endrec = zipfile._EndRecData(fh)  # (the end record zipfile itself read)
+    except (OSError, ValueError, struct.error):
+        return zf
+    if endrec is None or zf.start_dir - endrec[zipfile._ECD_OFFSET] == start:
+        return zf
+    corrupt = load_error(RuntimeError, _MINIZ.format("invalid header or archive is corrupted"))
+    zf.close()
+    directory = start + endrec[zipfile._ECD_OFFSET]
+    fh.seek(directory)
+    if fh.read(4) != b"PK\x01\x02":
+        raise corrupt
+    # the first archive ends with the first end record after its directory
+    fh.seek(directory)
+    tail, at = b"", directory
+    while True:
+        chunk = fh.read(_CHUNK)
+        if not chunk:
+            raise corrupt
+        found = (tail + chunk).find(b"PK\x05\x06")
+        if found >= 0:
+            eocd = at - len(tail) + found
+            break
+        at += len(chunk)
+        tail = chunk[-3:]
+    fh.seek(eocd + 20)
+    comment = fh.read(2)
+    if len(comment) < 2:
+        raise corrupt
+    end = eocd + 22 + struct.unpack("<H", comment)[0]
+    fh.seek(start)
+    try:
+        return zipfile.ZipFile(_Head(fh, end))
+    except (zipfile.BadZipFile, NotImplementedError, OSError, ValueError):
+        raise corrupt from None
 
 
 def _is_tar_checkpoint(fh, start):

@@ -512,10 +512,10 @@ class _ZipStream:
     def __init__(self, fileobj, align=_ALIGN):
         self.fp = fileobj
         self.align = align
-        try:  # offsets are file positions, as zipfile writes them
-            self.pos = fileobj.tell()
-        except (AttributeError, OSError, ValueError):
-            self.pos = 0
+        # offsets (and the alignment of the records' bytes) count from the archive's start,
+        # as torch's writer counts them, not from the file's: torch reads a checkpoint saved
+        # after other bytes of an open file only so
+        self.pos = 0
         self.entries = []
 
     def _write(self, data):
@@ -564,9 +564,9 @@ class _ZipStream:
                 z64 += [size, size]
             if offset > _ZIP64_LIMIT:
                 z64.append(offset)
-            if z64:
-                extra = struct.pack("<HH" + "Q" * len(z64), 1, 8 * len(z64), *z64) + \
-                    extra[20 if size > _ZIP64_LIMIT else 0:]  # the local zip64 field is stale
+            # the directory's entries carry no padding field (only a zip64 one when needed),
+            # as torch's: so two archives of one layout have directories of one size
+            extra = struct.pack("<HH" + "Q" * len(z64), 1, 8 * len(z64), *z64) if z64 else b""
             version = _ZIP64_VERSION if z64 else _VERSION
             small = 0xFFFFFFFF if size > _ZIP64_LIMIT else size
             parts.append(struct.pack(
