@@ -78,3 +78,43 @@ def test_window_values_are_rounded_as_torch(name, dtype):
             total += n
             assert np.signbit(g[0]) == np.signbit(w[0])
     assert same >= 0.95 * total
+
+
+_SIGN_OPS = {
+    "masked_select": lambda x: x.masked_select(x.new_tensor([True, False, True, False]).bool()),
+    "sort": lambda x: x.sort(1).values,
+    "topk": lambda x: x.topk(2, 1).values,
+    "max_dim": lambda x: x.max(1).values,
+    "kthvalue": lambda x: x.kthvalue(2, 1).values,
+    "gather_one_per_line": lambda x: x.gather(1, x.new_tensor([[1], [0], [3]]).long()),
+    "gather": lambda x: x.gather(1, x.new_tensor([[1, 1], [0, 2], [3, 0]]).long()),
+    "take": lambda x: x.take(x.new_tensor([0, 0, 5]).long()),
+    "cumsum": lambda x: x.cumsum(1),
+    "cummax": lambda x: x.cummax(1).values,
+    "embedding_bag": None,
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SIGN_OPS))
+def test_sign_of_zero_gradients_as_torch(name):
+    # selecting ops (sort, topk, max, masked_select) write the gradient back, keeping -0.0;
+    # accumulating ones (gather, take, cumsum) add it into zeros, giving +0.0
+    signs = []
+    for lib in (torch, numtorch):
+        x = lib.ones(3, 4, requires_grad=True)
+        y = _SIGN_OPS[name](x) if name != "embedding_bag" else lib.nn.functional.embedding_bag(
+            lib.tensor([0, 1, 1, 2]), x, lib.tensor([0, 2]))
+        y.backward(lib.full_like(y, -0.0))
+        signs.append(_signs(x.grad))
+    assert signs[0] == signs[1]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "complex64"])
+def test_cumsum_of_negative_zeros_starts_from_zero(dtype):
+    data = np.array([[-0.0, -0.0, 1.0], [2.0, -0.0, -2.0]])
+    want = torch.tensor(data, dtype=getattr(torch, dtype)).cumsum(1)
+    got = numtorch.tensor(data, dtype=getattr(numtorch, dtype)).cumsum(1)
+    w, g = want.numpy(), got.numpy()
+    np.testing.assert_array_equal(g, w)
+    assert np.signbit(g.real).tolist() == np.signbit(w.real).tolist()
+    assert np.signbit(g.imag).tolist() == np.signbit(w.imag).tolist()

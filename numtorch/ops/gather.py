@@ -41,25 +41,30 @@ class Gather(Op):
 
     def backward(self, grad):
         idx = _make(self.saved("index"))
-        return scatter_into_zeros(self.in_shape, self.dim, idx, grad), None
+        return scatter_into_zeros(self.in_shape, self.dim, idx, grad,
+                                  getattr(self, "selects", False)), None
 
     def backward_arrays(self, g):
         # GatherBackward's forward on the arrays (a policy's log_prob gathers on every step)
         return _scatter_into_zeros(self.xp, g, self.saved("index"), tuple(self.in_shape),
-                                   self.dim), None
+                                   self.dim, getattr(self, "selects", False)), None
 
 
-def _scatter_into_zeros(xp, g, index, shape, d):
-    """zeros(shape) with ``g`` added at ``index`` along ``d``, on arrays."""
+def _scatter_into_zeros(xp, g, index, shape, d, selects=False):
+    """zeros(shape) with ``g`` added at ``index`` along ``d``, on arrays. ``selects``: the
+    indices are distinct (sort, topk, kthvalue...) and torch writes the gradient there, so a
+    -0.0 stays; otherwise torch adds it to the zeros, which makes a -0.0 +0.0."""
     if not shape:  # a 0-d input: every gathered element was that one value
         return xp.asarray(g.sum(dtype=g.dtype)).reshape(())
     if index.ndim == 0:
         index, g = index.reshape(1), g.reshape(1)
     out = xp.zeros(shape, dtype=g.dtype)
+    if not selects and g.dtype.kind in "fc":
+        g = g + g.dtype.type(0)
     if index.size == 1 and g.size == 1 and out.size == shape[d]:
         out.reshape(-1)[index.reshape(-1)] = g.reshape(-1)  # one line, one entry: flat
         return out
-    if index.shape[d] == 1 and index.shape == g.shape and all(
+    if selects or index.shape[d] == 1 and index.shape == g.shape and all(
             index.shape[k] == shape[k] for k in range(len(shape)) if k != d):
         out[_along_dim_index(xp, index, d)] = g  # one entry per line: no collisions
         return out
@@ -73,7 +78,7 @@ class GatherBackward(Op):
 
     def forward(self, g, index):
         self.save(index=index)
-        return _scatter_into_zeros(self.xp, g, index, self.shape, self.dim)
+        return _scatter_into_zeros(self.xp, g, index, self.shape, self.dim, self.selects)
 
     def backward(self, gg):
         return Gather.apply(gg, _make(self.saved("index")), dim=self.dim), None
@@ -92,9 +97,10 @@ def _along_dim_index(xp, index, d):
     return tuple(grids)
 
 
-def scatter_into_zeros(shape, dim, index, grad):
-    """zeros(shape) with ``grad`` added at ``index`` along ``dim`` (differentiable in grad)."""
-    return GatherBackward.apply(grad, index, shape=tuple(shape), dim=dim)
+def scatter_into_zeros(shape, dim, index, grad, selects=False):
+    """zeros(shape) with ``grad`` added at ``index`` along ``dim`` (differentiable in grad);
+    ``selects`` as for ``_scatter_into_zeros``."""
+    return GatherBackward.apply(grad, index, shape=tuple(shape), dim=dim, selects=selects)
 
 
 class Scatter(Op):

@@ -359,7 +359,10 @@ class AdvGetItem(Op):
         return adv_index_result(x, self.index, y)
 
     def backward(self, grad):
-        return IndexAccumulate.apply(grad, index=self.index, in_shape=self.in_shape)
+        # masked_select's gradient is scattered into zeros (a -0.0 stays), indexing's added
+        return IndexAccumulate.apply(grad, index=self.index, in_shape=self.in_shape,
+                                     scatter=getattr(self, "node_name", None) ==
+                                     "MaskedSelectBackward0")
 
 
 class IndexAccumulate(Op):
@@ -380,7 +383,8 @@ class IndexAccumulate(Op):
         if all(not isinstance(i, xp.ndarray) or i.dtype == np.bool_ for i in idx):
             # masks and basic parts never repeat a position; + 0 as torch's sum into zeros
             # makes a -0.0 +0.0
-            out[idx] = g + g.dtype.type(0) if g.dtype.kind in "fc" else g
+            out[idx] = g if getattr(self, "scatter", False) or g.dtype.kind not in "fc" \
+                else g + g.dtype.type(0)
         else:
             helpers_for(xp).scatter_add(out, idx, g)
         return out

@@ -335,7 +335,7 @@ class MaxDim(Op):
         idx = _make(self.saved("index"))
         if not self.keepdim:
             grad = grad.unsqueeze(self.dim)
-        return scatter_into_zeros(self.in_shape, self.dim, idx, grad)
+        return scatter_into_zeros(self.in_shape, self.dim, idx, grad, selects=True)
 
 
 class ArgReduce(Op):
@@ -360,6 +360,7 @@ class Cumsum(Op):
 
     def forward(self, x):
         x, dtype = cast_to_float_dtype(x, self.dtype)
+        x = _from_zero(self.xp, x, self.dim)
         acc = scan_dtype(x.dtype) if dtype is None else None
         if acc is not None:  # torch carries float32 in double and half types in float32
             return self.xp.cumsum(x, axis=self.dim, dtype=acc).astype(x.dtype)
@@ -367,6 +368,21 @@ class Cumsum(Op):
 
     def backward(self, grad):
         return _rev_cumsum(grad, self.dim)
+
+
+def _from_zero(xp, x, d):
+    """``x`` with its first entries along ``d`` taken as ``0 + x``: torch's running sums start
+    from a zero, so a line of -0.0s sums to +0.0s (NumPy's keep -0.0). Copies only when a
+    first entry is a zero."""
+    if x.dtype.kind not in "fc" or x.ndim == 0 or x.shape[d] == 0:
+        return x
+    first = xp.take(x, [0], axis=d)
+    if not (first == 0).any():  # (a zero of either sign: rare, and cheaper to test)
+        return x
+    x = x.copy()
+    sl = (slice(None),) * (d % x.ndim) + (slice(0, 1),)
+    x[sl] = first + x.dtype.type(0)
+    return x
 
 
 class Cumprod(Op):

@@ -42,11 +42,12 @@ def _argsort(a, d, descending, xp):
     return (n - 1) - order
 
 
-def _pick(input, d, idx, node_name="GatherBackward0"):
+def _pick(input, d, idx, node_name="GatherBackward0", selects=True):
     """Values of ``input`` at the int64 array ``idx`` along ``d`` (differentiable); the node
-    carries torch's name for the calling function."""
+    carries torch's name for the calling function. ``selects``: each entry is picked at most
+    once, and the gradient is written back (not added: a -0.0 stays, as torch's)."""
     return Gather.apply(input, _make(idx.astype(np.int64, copy=False)), dim=d,
-                        node_name=node_name)
+                        node_name=node_name, selects=selects)
 
 
 class SelectTied(Op):
@@ -634,7 +635,8 @@ def _cum_extreme(fn, input, dim):
     idx = _row_major(idx)
     if input._array.ndim == 0:
         idx = idx.reshape(())
-    return _pick(input, d, idx, "CummaxBackward0" if fn == "cummax" else "CumminBackward0"), \
+    return _pick(input, d, idx, "CummaxBackward0" if fn == "cummax" else "CumminBackward0",
+                 selects=False), \
         _make(idx)
 
 
