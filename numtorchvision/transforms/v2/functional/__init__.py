@@ -4,6 +4,7 @@ registered for it; ``register_kernel`` adds kernels for TVTensor kinds of your o
 
 import functools
 import inspect
+import types
 
 from ...functional import InterpolationMode  # noqa: F401
 from ._color import (  # noqa: F401
@@ -174,6 +175,21 @@ def _first_renamed(kernel, name, first):
     """``kernel`` under ``name``, its first parameter called ``first`` (torchvision's
     ``*_video`` and ``*_mask`` kernels take ``video=`` / ``mask=``; here most share the image
     kernel)."""
+    code = getattr(kernel, "__code__", None)
+    if code is not None and code.co_argcount >= 1 and code.co_varnames[0] not in \
+            code.co_cellvars and "__wrapped__" not in kernel.__dict__:
+        # a copy of the kernel's own function under the new names (the body reads its first
+        # argument by position): a bad call's TypeError then names ``name`` and ``first``
+        # as torchvision's separate kernels do
+        code = code.replace(co_name=name, co_qualname=name,
+                            co_varnames=(first, *code.co_varnames[1:]))
+        copy = types.FunctionType(code, kernel.__globals__, name, kernel.__defaults__,
+                                  kernel.__closure__)
+        copy.__kwdefaults__ = kernel.__kwdefaults__
+        copy.__doc__ = kernel.__doc__
+        copy.__module__ = kernel.__module__
+        copy.__dict__.update(kernel.__dict__)
+        return copy
     sig = inspect.signature(kernel)
     params = list(sig.parameters.values())
 
