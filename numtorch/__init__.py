@@ -164,7 +164,12 @@ def result_type(tensor1, tensor2):
 
 def _assert(condition, message):
     """Raise ``AssertionError(message)`` unless ``condition`` holds (``torch._assert``: an
-    assert that fx tracing records as a graph node instead of evaluating)."""
+    assert that fx tracing records as a graph node instead of evaluating, also when a library
+    imported it before the trace, as timm does)."""
+    tracer = getattr(condition, "tracer", None)
+    if tracer is not None and type(condition).__name__ == "Proxy" \
+            and type(condition).__module__ == "numtorch.fx.proxy":
+        return tracer.create_proxy("call_function", _assert, (condition, message), {})
     assert condition, message
 
 

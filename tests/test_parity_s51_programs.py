@@ -292,3 +292,42 @@ def _nested_region_program(lib):
 
 def test_compiler_nested_compile_region():
     assert _nested_region_program(numtorch) == _nested_region_program(torch)
+
+
+def _fx_assert_and_typing_program(lib):
+    """fx.symbolic_trace of a module using ``_assert`` bound before the trace (as timm's
+    layers import it) and a forward with typing annotations (``Optional[Tensor]``)."""
+    import typing
+
+    check = lib._assert  # bound now, as ``from torch import _assert`` binds it
+
+    class Embed(lib.nn.Module):
+        def forward(self, x):
+            check(x.shape[1] == 3, "wrong width")
+            return x * 2
+
+    Tensor = lib.Tensor
+
+    class Net(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = Embed()
+
+        def forward(self, x: Tensor,
+                    mask: typing.Optional[Tensor] = None,  # noqa: UP045 - the case tested
+                    flag: bool = False) -> Tensor:
+            return self.embed(x)  # (mask is a placeholder of the traced graph)
+
+    gm = lib.fx.symbolic_trace(Net())
+    log = [[(n.op, getattr(n.target, "__name__", n.target)) for n in gm.graph.nodes]]
+    log.append([line.strip() for line in gm.code.splitlines() if "def forward" in line])
+    log.append(gm(lib.ones(2, 3)).tolist())
+    try:
+        gm(lib.ones(2, 4))
+    except AssertionError as e:
+        log.append(("AssertionError", str(e)))
+    return log
+
+
+def test_fx_trace_records_prebound_assert_and_typing_annotations():
+    assert _fx_assert_and_typing_program(numtorch) == _fx_assert_and_typing_program(torch)

@@ -11,6 +11,8 @@ import enum
 import keyword
 import math
 import operator
+import types
+import typing
 
 from ._names import Namespace, qualified_name, snake_case, torch_name_of
 from .node import Node, _type_repr, magic_methods, unary_methods
@@ -80,6 +82,11 @@ def _is_identifier(s):
     return s.isidentifier() and not keyword.iskeyword(s)
 
 
+# a typing form's origin named by its typing alias, as torch's generated code names it
+_TYPING_ORIGINS = {list: typing.List, dict: typing.Dict, tuple: typing.Tuple,  # noqa: UP006
+                   set: typing.Set, frozenset: typing.FrozenSet}  # noqa: UP006
+
+
 class _Emitter:
     def __init__(self, graph):
         self.graph = graph
@@ -115,6 +122,21 @@ class _Emitter:
     def type_repr(self, t):
         if isinstance(t, type) and t.__module__.startswith("numtorch"):
             self.globals["torch"] = _TorchNames()
+        if t is type(None) or t is None:
+            return "NoneType"
+        if isinstance(t, types.UnionType):  # X | Y
+            return "|".join(self.type_repr(a) for a in t.__args__)
+        origin = getattr(t, "__origin__", None)
+        if origin is not None:
+            args = [self.type_repr(a) for a in getattr(t, "__args__", ())]
+            if isinstance(t, types.GenericAlias):  # list[int]: the builtin's own name
+                head = _type_repr(origin)
+            else:  # typing.List[int] or typing.Optional[X]: a global for the typing name
+                origin = _TYPING_ORIGINS.get(origin, origin)
+                head = self.add_global(_type_repr(origin).replace(".", "_"), origin)
+            return f"{head}[{','.join(args)}]" if args else head
+        if getattr(t, "__module__", None) == "typing":
+            return self.add_global(_type_repr(t).replace(".", "_"), t)  # typing.Any
         return _type_repr(t)
 
     def repr_of(self, arg):

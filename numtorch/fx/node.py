@@ -9,6 +9,7 @@ keep their users up to date whenever their arguments change, which is what graph
 
 import builtins
 import operator
+import re
 import types
 
 from ._names import qualified_name
@@ -296,6 +297,8 @@ def _type_repr(obj):
         return "..."
     if isinstance(obj, types.FunctionType):
         return obj.__name__
+    if getattr(obj, "__origin__", None) is not None:  # typing.Optional[Tensor], list[int]
+        return re.sub(r"\bnumtorch\.(?:_tensor\.)?", "torch.", repr(obj))
     return repr(obj)
 
 
