@@ -69,6 +69,25 @@ def func_leaf_count():
     return _FUNC_LEAVES[0]
 
 
+# the grad-kind torch.func transforms (grad, vjp, jvp and those built on them) running now,
+# innermost last, each by a number taken from ``_EPOCH`` when it began; while any runs, new
+# version counters are ``[0, number]`` (tensor constructors call ``new_version`` while
+# ``INFERENCE_ACTIVE`` is non-zero, which these transforms raise too), so that a tensor made
+# before the innermost one began (a "captured" tensor, whose counter is ``[v]`` or carries a
+# smaller number) can be told apart: torch refuses in-place writes into those
+FUNC_EPOCHS = []
+_EPOCH = [0]
+
+
+def next_epoch():
+    """A fresh transform number (larger than every earlier one)."""
+    _EPOCH[0] += 1
+    return _EPOCH[0]
+
+
 def new_version():
-    """A fresh version counter: an ``InferenceVersion`` inside inference mode."""
-    return InferenceVersion((0,)) if _state.inference else [0]
+    """A fresh version counter: an ``InferenceVersion`` inside inference mode; inside a
+    grad-kind torch.func transform, one that carries the transform's number."""
+    if _state.inference:
+        return InferenceVersion((0,))
+    return [0, FUNC_EPOCHS[-1]] if FUNC_EPOCHS else [0]

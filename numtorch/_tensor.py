@@ -28,7 +28,8 @@ from ._tensor_extras import _TensorExtras
 from . import _layout
 from ._grad_state import INFERENCE_ACTIVE as _INFERENCE_ACTIVE, new_version as _new_version
 from ._grad_state import _state as _grad_state_now  # torch warns only while grad mode is on
-from ._grad_state import FUNC_KINDS as _FUNC_KINDS, tag_func_leaf as _tag_func_leaf
+from ._grad_state import FUNC_EPOCHS as _FUNC_EPOCHS, FUNC_KINDS as _FUNC_KINDS
+from ._grad_state import tag_func_leaf as _tag_func_leaf
 
 __all__ = ["Tensor"]
 
@@ -457,7 +458,10 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
     @property
     def data(self):
         """The same values as a tensor outside autograd (shares memory; assignable)."""
-        return _make(self._array)
+        t = _make(self._array)
+        if _FUNC_EPOCHS:  # as captured as self inside torch.func.grad/vjp/jvp
+            t._vc = [0, self._vc[1]] if len(self._vc) > 1 else [0]
+        return t
 
     @data.setter
     def data(self, value):

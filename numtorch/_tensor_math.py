@@ -12,6 +12,7 @@ import numpy as _np
 
 import numtorch as _nt
 
+from ._grad_state import FUNC_EPOCHS as _FUNC_EPOCHS
 from ._required_dim import all_dims as _ALL_DIMS, missing_dim as _MISSING_DIM
 from ._required_dim import missing_arg as _MISSING_ARG
 from ._size import required_size_args as _required
@@ -376,6 +377,8 @@ class _TensorMath:
         return _nt.ops.getitem(self, index)
 
     def __setitem__(self, index, value):
+        if _FUNC_EPOCHS:  # (torch.func.grad/vjp/jvp refuse writes into captured tensors)
+            _nt.autograd._func_transforms.refuse_captured(self, "copy_")
         _nt.ops.setitem(self, index, value)
 
     # -- pointwise arithmetic -------------------------------------------------------------------
@@ -1760,6 +1763,9 @@ class _TensorMath:
     # -- filling and copying --------------------------------------------------------------------
     def fill_(self, value):
         """Set every element to ``value`` (a number or a 0-d tensor), in place; returns self."""
+        if _FUNC_EPOCHS:
+            _nt.autograd._func_transforms.refuse_captured(
+                self, "fill_.Tensor" if isinstance(value, _TensorMath) else "fill_.Scalar")
         if type(self._array) is not _np.ndarray and self.is_quantized:
             from ._quantized_inplace import fill_ as _quantized
 
@@ -1768,6 +1774,8 @@ class _TensorMath:
 
     def zero_(self):
         """Set every element to zero, in place; returns self."""
+        if _FUNC_EPOCHS:
+            _nt.autograd._func_transforms.refuse_captured(self, "zero_")
         if type(self._array) is not _np.ndarray and self.is_quantized:
             from ._quantized_inplace import zero_ as _quantized
 

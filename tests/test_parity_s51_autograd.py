@@ -115,3 +115,99 @@ def _batched_bad_shape(lib, shape):
 def test_is_grads_batched_shape_mismatch_message():
     for shape in ((3, 4), (5,), (2, 3), (2, 4, 3), (7, 1, 4)):
         _check(lambda lib, shape=shape: _batched_bad_shape(lib, shape))
+
+
+# -- in-place writes into captured tensors inside torch.func transforms -----------------------
+def _captured(lib, case):
+    f = import_module(lib.__name__ + ".func")
+    x = lib.tensor([1.0, 2.0, 3.0])
+    w = lib.zeros(3)
+    lin = lib.nn.Linear(3, 3)
+
+    def g(body):
+        return f.grad(lambda a: body(a))(x)
+
+    if case in ("add_value", "add_no_grad"):
+        def body(a):
+            if case == "add_value":  # numtorch used to leave w requiring grad, with a grad_fn
+                w.add_(a)
+            else:
+                with lib.no_grad():
+                    w.add_(1)
+            return (a ** 2).sum()
+        try:
+            out = g(body)
+        except RuntimeError as e:
+            out = str(e)
+    elif case == "ops":
+        out = []
+        for op in (lambda: w.mul_(2), lambda: w.zero_(), lambda: w.fill_(1.0),
+                   lambda: w.copy_(x), lambda: w.__setitem__(0, 5.0), lambda: w.uniform_(),
+                   lambda: w[:2].add_(1), lambda: w.detach().sub_(1), lambda: w.clamp_(0, 1),
+                   lambda: w.masked_fill_(w > 0, 1.0), lambda: w.pow_(2),
+                   lambda: lin.weight.data.mul_(1), lambda: w.index_fill_(0, lib.tensor([0]), 1.0)):
+            try:
+                g(lambda a, op=op: (op(), a.sum())[1])
+                out.append("ok")
+            except RuntimeError as e:
+                out.append(str(e))
+    elif case == "transforms":
+        out = []
+        for run in (lambda: f.jvp(lambda a: (w.add_(1), a)[1], (x,), (x,)),
+                    lambda: f.vjp(lambda a: (w.add_(1), a)[1], x),
+                    lambda: f.jacrev(lambda a: (w.add_(1), a)[1])(x),
+                    lambda: f.jacfwd(lambda a: (w.add_(1), a)[1])(x),
+                    lambda: f.grad(lambda a: f.vmap(lambda b: (w.add_(1), b)[1])(
+                        a.unsqueeze(0)).sum())(x),
+                    lambda: f.vmap(f.grad(lambda a: (w.add_(1), a.sum())[1]))(x.unsqueeze(0))):
+            try:
+                run()
+                out.append("ok")
+            except RuntimeError as e:
+                out.append(str(e))
+    elif case == "allowed":
+        def body(a):
+            z = lib.zeros(3)
+            z.add_(a)  # made inside
+            d = w * 1
+            d.add_(1)  # made inside from a captured tensor
+            e = a.detach()
+            e.mul_(1)  # the transform's own input
+            lib.add(a.detach(), 1, out=w)  # out= is allowed
+            return (z * d * a).sum()
+        out = g(body)
+
+        def outer(a):
+            z = lib.zeros(3)
+
+            def inner(b):
+                z.add_(1)  # made by the outer transform: captured by the inner one
+                return (b * z).sum()
+            return f.grad(inner)(a).sum()
+        try:
+            f.grad(outer)(x)
+            nested = "ok"
+        except RuntimeError as e:
+            nested = str(e)
+        out = (out, nested, w)
+    else:  # batch norm in train mode: its running stats are captured unless passed in
+        bn = lib.nn.BatchNorm1d(3)
+        xb = lib.randn(4, 3, generator=lib.Generator().manual_seed(0))
+        params = {k: v.detach() for k, v in bn.named_parameters()}
+        try:
+            f.grad(lambda p: f.functional_call(bn, p, (xb,)).pow(2).sum())(params)
+            first = "ok"
+        except RuntimeError as e:
+            first = str(e)
+        bufs = dict(bn.named_buffers())
+        grads = f.grad(lambda p, b: f.functional_call(bn, (p, b), (xb,)).pow(2).sum())(
+            params, bufs)
+        out = (first, grads, bn.running_mean, bn.num_batches_tracked)
+    # afterwards the captured tensor is a plain tensor again, and writes work
+    w.add_(1)
+    return out, w, w.requires_grad, w.grad_fn is None, lib.ones(2).add_(1)
+
+
+def test_inplace_write_into_captured_tensor_inside_func_transforms():
+    for case in ("add_value", "add_no_grad", "ops", "transforms", "allowed", "batch_norm"):
+        _check(lambda lib, case=case: _captured(lib, case))

@@ -12,16 +12,18 @@ import weakref
 import numpy as np
 
 from .. import _dtype, backend
-from . import _custom_views, graph
-from .graph import AccumulateGrad, Node, edge_of, replay_view
+from .._grad_state import FUNC_EPOCHS as _FUNC_EPOCHS
+from . import _custom_views, _func_transforms, graph
 from .grad_mode import _state, enable_grad
-
+from .graph import AccumulateGrad, Node, edge_of, replay_view
 
 _TRACE = [None]  # numtorch.onnx's recorder while a model is exported: it records the write
 
 
 def apply_inplace(self, fn, *args, **kwargs):
     """Run ``fn(self, *args, **kwargs)`` and store its result in ``self``; return ``self``."""
+    if _FUNC_EPOCHS:  # inside torch.func.grad/vjp/jvp: a tensor made before may not change
+        _func_transforms.refuse_captured(self, _func_transforms.aten_name(fn, args))
     if _TRACE[0] is not None and _TRACE[0](self, fn, args, kwargs):
         return self
     # torch refuses operands that overlap self's memory other than element for element, before

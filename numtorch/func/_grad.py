@@ -93,6 +93,7 @@ class _Inputs:
         levels_all = tuple(v.id for v in B.active_levels() if not v.internal) if expand else ()
         # leaves made to require grad from now on are func's own (see _keep_graph)
         self.leaf_count = _grad_state.func_leaf_count()
+        self.epoch = _grad_state.next_epoch()  # (the transform's number, see running)
         self.specs, self.trees = [], []
         self.leaves, self.levels, self.connect = [], [], False
         self.written = []  # (caller's tensor, the copy func got, its version) with ``writable``
@@ -121,10 +122,13 @@ class _Inputs:
                         leaf = p.clone()._set_requires_grad(True)
                 else:
                     leaf = p.detach()._set_requires_grad(True)
+                if leaf._base is None:  # (a view keeps its base's counter)
+                    _func_transforms.mark_made_inside(leaf, self.epoch)
                 self.leaves.append(leaf)
                 self.levels.append(lv)
                 if writable:  # forward mode: func may write its inputs in place, as torch's
                     arg = leaf.clone()  # dual tensors allow (a leaf refuses)
+                    _func_transforms.mark_made_inside(arg, self.epoch)
                     if p is phys:
                         self.written.append((phys, arg, arg._version))
                     leaf = arg
@@ -156,7 +160,7 @@ class _Inputs:
         return out
 
 
-def _call(func, args, idx, trees, kwargs, kind="grad"):
+def _call(func, args, idx, trees, kwargs, kind="grad", epoch=None):
     if kind == "grad":
         from ..autograd import _graph_api
 
@@ -165,10 +169,12 @@ def _call(func, args, idx, trees, kwargs, kind="grad"):
     a = list(args)
     for i, t in zip(idx, trees):
         a[i] = t
+    others = [x for i, arg in enumerate(args) if i not in idx
+              for x in tree_flatten(arg)[0] if isinstance(x, Tensor)] if epoch else ()
     _DEPTH[0] += 1
     try:
         # the transform records its graph under no_grad and inference_mode too, as torch's
-        with inference_mode(False), _func_transforms.running(kind):
+        with inference_mode(False), _func_transforms.running(kind, epoch, others):
             return func(*a, **kwargs)
     finally:
         _DEPTH[0] -= 1
@@ -212,7 +218,7 @@ def _grad_and_value(func, argnums, has_aux, args, kwargs):
     idx, single = _argnums(argnums, len(args))
     ins = _Inputs([args[i] for i in idx], expand=True)
     grad_on = is_grad_enabled()
-    out = _call(func, args, idx, ins.trees, kwargs)
+    out = _call(func, args, idx, ins.trees, kwargs, epoch=ins.epoch)
     aux = None
     if has_aux:
         if not (isinstance(out, tuple) and len(out) == 2):
@@ -305,7 +311,7 @@ def vjp(func, *primals, has_aux=False):
     """
     ins = _Inputs(primals, expand=True)
     grad_on = is_grad_enabled()
-    out = _call(func, primals, range(len(primals)), ins.trees, {})
+    out = _call(func, primals, range(len(primals)), ins.trees, {}, epoch=ins.epoch)
     flat_out, out_spec, aux = _tensor_outputs(out, has_aux, "vjp(f, *primals)", "f(*primals)")
     for o in flat_out:
         if not (o.dtype.is_floating_point or o.dtype.is_complex):
@@ -370,7 +376,7 @@ def _linear_pushforward(func, primals, has_aux, strict):
     ``jvp`` and ``linearize`` need."""
     ins = _Inputs(primals, expand=False, writable=True)
     ins.grad_on = is_grad_enabled()
-    out = _call(func, primals, range(len(primals)), ins.trees, {}, "jvp")
+    out = _call(func, primals, range(len(primals)), ins.trees, {}, "jvp", ins.epoch)
     ins.write_back()
     flat_out, out_spec, aux = _tensor_outputs(out, has_aux, "jvp(f, primals, tangents)",
                                               "f(*primals)")
