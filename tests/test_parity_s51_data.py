@@ -293,3 +293,10 @@ def test_checkpoint_saved_after_other_bytes_loads_from_its_offset(tmp_path, writ
                      prefix=b"x" * 100)
     assert _load_described(numtorch, path, offset=100) == \
         _load_described(torch, path, offset=100) == ("ok", repr([{"a": [0., 1., 2.]}]))
+
+
+def test_unsafe_globals_of_two_checkpoints_in_one_file_as_in_torch(tmp_path):
+    path = _appended(torch, str(tmp_path / "two.pt"),
+                     [{"a": torch.ones(200)}, {"b": torch.zeros(3)}])
+    assert _outcome(lambda: numtorch.serialization.get_unsafe_globals_in_checkpoint(path)) == \
+        _outcome(lambda: torch.serialization.get_unsafe_globals_in_checkpoint(path))

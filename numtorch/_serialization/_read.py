@@ -576,7 +576,7 @@ def unsafe_globals_in(fh):
     fh.seek(start)
     if head != b"PK\x03\x04":
         raise ValueError("Expected input to be a checkpoint returned by torch.save")
-    with zipfile.ZipFile(fh) as zf:
+    with _archive_at(zipfile.ZipFile(fh), fh, start) as zf:
         infos = zf.infolist()
         prefix = _check_names(infos)
         pkl = {i.filename: i for i in infos}.get(prefix + "data.pkl")
