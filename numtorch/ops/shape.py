@@ -564,8 +564,9 @@ def split(tensor, split_size_or_sections, dim=0):
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     d = canonical_dim(dim, tensor._array.ndim)
     n = tensor._array.shape[d]
-    split_size_or_sections = as_index(split_size_or_sections)
-    _check_split_sizes(split_size_or_sections)
+    if type(split_size_or_sections) is not int:  # (a plain int: nothing to read or check)
+        split_size_or_sections = as_index(split_size_or_sections)
+        _check_split_sizes(split_size_or_sections)
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
         if step < 0:
@@ -584,20 +585,26 @@ def split(tensor, split_size_or_sections, dim=0):
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
                                f"(input tensor's size at dimension {dim}), but got "
                                f"split_sizes={sizes}")
-    from .multi_view import split_pieces
+    split_pieces = _SPLIT_PIECES[0]
+    if split_pieces is None:  # (a function-level import costs ~1 us per call)
+        from .multi_view import split_pieces
 
+        _SPLIT_PIECES[0] = split_pieces
     origin = "SplitBackward0" if isinstance(split_size_or_sections, int) else \
         "SplitWithSizesBackward0"
     return split_pieces(tensor, d, sizes, origin)
 
 
+_SPLIT_PIECES = [None]  # multi_view.split_pieces, imported on first use (import order)
+
+
 def _check_split_sizes(sizes):
     """torch's parser errors for split's sizes (its text names split_with_sizes, position 2,
     however split was called)."""
-    from .._generator_args import type_name
-
     if isinstance(sizes, int) and not isinstance(sizes, bool):
         return
+    from .._generator_args import type_name
+
     if not isinstance(sizes, (tuple, list)):
         raise TypeError(f"split_with_sizes(): argument 'split_sizes' (position 2) must be tuple "
                         f"of ints, not {type_name(sizes)}")
