@@ -6,6 +6,8 @@ import inspect
 from ._transform import Transform, checked_probability
 
 _ARG = inspect.Parameter.POSITIONAL_OR_KEYWORD
+_SHARED_COIN_INIT = {"RandomHorizontalFlip", "RandomVerticalFlip", "RandomInvert",
+                     "RandomAutocontrast", "RandomEqualize"}
 
 
 def _init_with_signature(owner, fields, setup):
@@ -55,7 +57,10 @@ def kernel_transform(name, kernel, args=(), p=None, doc="", module=None, types=N
     # one without settings keeps Transform's __init__ as torchvision's do (RGB has its own
     # there: the name in a bad call's TypeError)
     if fields or name == "RGB":
-        body["__init__"] = _init_with_signature(name, fields, setup)
+        # torchvision's coin-only flips/colour ops share a private base's __init__ (its
+        # name is in their TypeError)
+        owner = "_RandomApplyTransform" if name in _SHARED_COIN_INIT else name
+        body["__init__"] = _init_with_signature(owner, fields, setup)
     if types is not None:
         body["_transformed_types"] = types
     return type(name, (Transform,), body)
