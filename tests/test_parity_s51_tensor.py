@@ -475,3 +475,35 @@ def test_cat_out_overlap(name):
             return _CAT_OUT[name](t, x), x
 
     same(fn)
+
+
+# -- 13. MaskedTensor to Python values: item()/float()/int()/bool(), tolist/numpy refusals ------
+
+_MT_PY = {
+    "item_one": lambda t, m, z: m[0].item(),
+    "float_sum": lambda t, m, z: float(m.sum()),
+    "sum_item": lambda t, m, z: m.sum().item(),
+    "int": lambda t, m, z: int(m[0]),
+    "bool": lambda t, m, z: bool(m[0]),
+    "item_masked_out": lambda t, m, z: z.item(),
+    "float_masked_out": lambda t, m, z: float(z),
+    "item_many": lambda t, m, z: m.item(),
+    "item_masked_out_elem": lambda t, m, z: m[1].item(),
+    "tolist": lambda t, m, z: m.tolist(),
+    "numpy": lambda t, m, z: m.numpy(),
+    "float_many": lambda t, m, z: float(m),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_MT_PY))
+def test_masked_tensor_python_values(name):
+    def fn(t):
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            m = t.masked.masked_tensor(t.ones(2), t.tensor([True, False]))
+            z = t.masked.masked_tensor(t.tensor([3.5]), t.tensor([False]))
+            return _MT_PY[name](t, m, z)
+
+    same(fn)

@@ -191,6 +191,22 @@ def _where(cond, x, y):
     return _wrap(data, mask.expand(data.shape).clone())
 
 
+def _to_python(name, x):
+    """``x.item()`` (float(x), int(x), bool(x)) of a masked tensor: the one element's value
+    where it is not masked out, torch's errors otherwise; ``tolist``/``numpy``: torch's
+    refusals for tensor subclasses."""
+    if name == "tolist":
+        raise RuntimeError(".tolist() is not supported for tensor subclasses, got MaskedTensor")
+    if name == "numpy":
+        raise RuntimeError(".numpy() is not supported for tensor subclasses.")
+    n = x._array.size
+    if n != 1:
+        raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar")
+    if not bool(x._mmask._array.reshape(-1)[0]):
+        raise ValueError("__torch_dispatch__, aten._local_scalar_dense: expected a mask tensor")
+    return _plain(x).item()
+
+
 def _dispatch(func, args, kwargs):
     name = getattr(func, "__name__", "")
     with _torch_function.DisableTorchFunctionSubclass():
@@ -210,6 +226,8 @@ def _dispatch(func, args, kwargs):
                                                                       **kwargs))
         if name in _CASTS and args and isinstance(args[0], MaskedTensor):
             return _wrap(func(_plain(args[0]), *args[1:], **kwargs), args[0]._mmask)
+        if name in ("item", "tolist", "numpy") and args and isinstance(args[0], MaskedTensor):
+            return _to_python(name, args[0])
         masks = [a._mmask for a in args if isinstance(a, MaskedTensor)]
         if name in _UNARY or name in _BINARY:
             for m in masks[1:]:
