@@ -211,3 +211,31 @@ def _captured(lib, case):
 def test_inplace_write_into_captured_tensor_inside_func_transforms():
     for case in ("add_value", "add_no_grad", "ops", "transforms", "allowed", "batch_norm"):
         _check(lambda lib, case=case: _captured(lib, case))
+
+
+# -- autograd.functional forward mode: the Jacobian stays joined to inputs requiring grad -------
+def _fwd_jacobian(lib, case):
+    F = import_module(lib.__name__ + ".autograd.functional")
+    x = lib.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    y = lib.tensor([1.0, 2.0, 3.0])
+    if case == "sin":
+        j = F.jacobian(lib.sin, x, vectorize=True, strategy="forward-mode")
+    elif case == "tuple":
+        j = F.jacobian(lambda a, b: a.exp() * b, (x, y), vectorize=True,
+                       strategy="forward-mode")
+    elif case == "plain":
+        j = F.jacobian(lib.sin, y, vectorize=True, strategy="forward-mode")
+    else:
+        j = F.hessian(lambda t: (t ** 3).sum(), x, vectorize=True,
+                      outer_jacobian_strategy="forward-mode")
+    flat = [j] if isinstance(j, lib.Tensor) else [t for row in j for t in row]
+    total = sum(t.sum() for t in flat)
+    if total.requires_grad:
+        total.backward()
+    return flat, x.grad
+
+
+def test_functional_jacobian_forward_mode_stays_differentiable():
+    # (not matched: a constant Jacobian, which torch still joins to x's graph)
+    for case in ("sin", "tuple", "plain", "hessian"):
+        _check(lambda lib, case=case: _fwd_jacobian(lib, case))

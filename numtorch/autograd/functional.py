@@ -252,7 +252,11 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
 
     with enable_grad():
         is_in_tuple, ins = _as_tuple(inputs, "inputs", "jacobian")
-        ins = _prepare_inputs(ins, create_graph)
+        # torch's forward mode pushes tangents through the caller's inputs themselves: its
+        # Jacobian stays joined to the graph of inputs that require grad (as with create_graph)
+        keep = create_graph or (strategy == "forward-mode" and any(
+            isinstance(t, _tensor.Tensor) and t.requires_grad for t in ins))
+        ins = _prepare_inputs(ins, keep)
         outs = func(*ins)
         is_out_tuple, outs = _as_tuple(outs, "outputs of the user-provided function",
                                        "jacobian")
@@ -272,7 +276,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
             flat = out.reshape(-1)
             for k in range(flat.shape[0]):
                 if out.requires_grad:
-                    gs = grad(flat[k], ins, retain_graph=True, create_graph=create_graph,
+                    gs = grad(flat[k], ins, retain_graph=True, create_graph=keep,
                               allow_unused=True)
                 else:
                     gs = (None,) * len(ins)
@@ -288,7 +292,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
                         raise RuntimeError(f"The jacobian of the user-provided function is "
                                            f"independent of input {j}. This is not allowed in "
                                            "strict mode when create_graph=True.")
-                    rows[j].append(g if create_graph else g.detach())
+                    rows[j].append(g if keep else g.detach())
             per_input = []
             for j, x in enumerate(ins):
                 if rows[j]:
