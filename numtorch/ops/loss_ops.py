@@ -540,6 +540,21 @@ class BinaryCrossEntropyWithLogits(Op):
 
     def forward(self, x, t):
         xp = self.xp
+        pw = self.pos_weight
+        if xp is np and x.dtype.itemsize == 2 and x.dtype.kind != "i" and x.dtype == t.dtype \
+                and (pw is None or pw.dtype == x.dtype):
+            # float16/bfloat16: torch composes (1 - t) x - l logsigmoid(x) op by op, each
+            # step rounded to the 16-bit type (logsigmoid computed in float32, rounded once)
+            x32 = x.astype(np.float32)
+            ls = (np.minimum(x32, 0) - np.log1p(np.exp(-np.abs(x32)))).astype(x.dtype)
+            if pw is not None:
+                ls = ((pw - 1) * t + x.dtype.type(1)) * ls
+            loss = (x.dtype.type(1) - t) * x - ls
+            if self.weight is not None:
+                loss = loss * self.weight
+            self.save_inputs(x, t)
+            out, self.factor = _reduce_plain(xp, loss, self.reduction)
+            return out
         small = xp.exp(-xp.abs(x))
         # in place where it is an array (a 0-d input gives NumPy scalars, which have no buffer)
         small = xp.log1p(small, out=small) if small.ndim else xp.log1p(small)
