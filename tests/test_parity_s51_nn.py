@@ -257,3 +257,23 @@ def test_multilabel_soft_margin_infinite_scores():
         return out, t.autograd.grad(out, x)
 
     same(f, rtol=1e-6, atol=1e-7)
+
+
+# -- 13. binary_cross_entropy_with_logits forward on float16/bfloat16: torch's op order ---------
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("extra", ["plain", "pos_weight", "weight", "both"])
+def test_bce_with_logits_half_forward_bits(dtype, reduction, extra):
+    def f(t):
+        g = t.Generator().manual_seed(0)
+        dt = getattr(t, dtype)
+        x = (t.randn(64, 33, generator=g) * 4).to(dt).requires_grad_()
+        y = t.rand(64, 33, generator=g).to(dt)
+        pw = (t.rand(33, generator=g) * 3).to(dt) if extra in ("pos_weight", "both") else None
+        w = t.rand(64, 1, generator=g).to(dt) if extra in ("weight", "both") else None
+        out = t.nn.functional.binary_cross_entropy_with_logits(
+            x, y, weight=w, pos_weight=pw, reduction=reduction)
+        (gx,) = t.autograd.grad(out, x, t.ones_like(out))
+        return out.float(), gx.float()
+
+    same(f)
