@@ -169,8 +169,11 @@ def _assert(condition, message):
     tracer = getattr(condition, "tracer", None)
     if tracer is not None and type(condition).__name__ == "Proxy" \
             and type(condition).__module__ == "numtorch.fx.proxy":
-        return tracer.create_proxy("call_function", _assert, (condition, message), {})
+        return tracer.create_proxy("call_function", _ASSERT, (condition, message), {})
     assert condition, message
+
+
+_ASSERT = _assert  # the function itself (a trace patches the module attribute)
 
 
 def _assert_async(input, assert_msg=None):  # noqa: A002 - torch's argument name

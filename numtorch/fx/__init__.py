@@ -6,6 +6,8 @@
 rewrite graphs node by node, and ``replace_pattern`` rewrites matching subgraphs.
 """
 
+import numtorch as _numtorch
+
 from . import _patching, _pytree, immutable_collections, passes  # noqa: F401
 from ._symbolic_trace import PH, Tracer, symbolic_trace, wrap
 from .graph import Graph
@@ -16,6 +18,8 @@ from .proxy import Proxy
 from .subgraph_rewriter import replace_pattern
 
 _patching.install_aliases()
+has_side_effect(_numtorch._assert)  # dead-code elimination keeps asserts, as torch's does
+del _numtorch
 
 __all__ = [
     "PH",
