@@ -154,7 +154,7 @@ class AutoAugment(nn.Module):
         self.policies = self._get_policies(policy)
 
     def _get_policies(self, policy):
-        if policy not in _POLICY_TABLES:
+        if not any(policy == known for known in _POLICY_TABLES):  # (unhashable ones too)
             raise ValueError(f"The provided policy {policy} is not recognized.")
         return _parse_policy(_POLICY_TABLES[policy])
 

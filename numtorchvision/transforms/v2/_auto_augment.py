@@ -206,6 +206,9 @@ class RandAugment(_Augmenter):
                  interpolation="nearest", fill=None):
         super().__init__(interpolation, fill, num_ops=num_ops, magnitude=magnitude,
                          num_magnitude_bins=num_magnitude_bins)
+        if not isinstance(num_ops, int) or num_ops < 0:  # (v2's own check; v1 has none)
+            raise ValueError(f"num_ops should be a non-negative integer, but got {num_ops} "
+                             "instead.")
 
     def _augment(self, image):
         size = tuple(F.get_size(image))

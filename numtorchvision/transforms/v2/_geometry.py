@@ -110,8 +110,8 @@ class RandomResizedCrop(Transform):
                  interpolation="bilinear", antialias=True):
         hw = _setup_size(size, error_msg=_HW_ONLY)
         for value, what in ((scale, "Scale"), (ratio, "Ratio")):
-            if not isinstance(value, Sequence):
-                raise TypeError(f"{what} should be a sequence")
+            if not isinstance(value, Sequence) or len(value) != 2:  # (v1 only asks a sequence)
+                raise TypeError(f"{what} should be a sequence of two floats.")
         if scale[0] > scale[1] or ratio[0] > ratio[1]:
             warnings.warn("Scale and ratio should be of kind (min, max)")
         super().__init__(size=hw, scale=scale, ratio=ratio, interpolation=interpolation,
