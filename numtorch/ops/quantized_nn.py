@@ -44,6 +44,40 @@ def require_quantized(op, *tensors):
             raise no_kernel(op, t)
 
 
+def _engine():
+    from ..backends.quantized import _state
+
+    return _state["engine"]
+
+
+def _check_activation_dtype(x, nd=None, relu=False, transposed=False):
+    """torch's error (worded per quantized engine) for a linear (``nd`` None) or convolution
+    given a quantized input that is not quint8."""
+    qdtype = x._array.qdtype
+    if qdtype is _dtype.quint8:
+        return
+    got = _dtype._TYPE_DISPLAY.get(qdtype.name, qdtype.name)
+    engine = _engine()
+    if nd is None:
+        if engine == "qnnpack":
+            msg = f"quantized::linear (qnnpack): Expected input data type QUInt8 but got {got}"
+        elif engine == "onednn":
+            if qdtype is _dtype.qint8:  # oneDNN's linear takes (and returns) qint8 too
+                return
+            msg = "qlinear (ONEDNN): data type of input should be QUInt8 or QInt8."
+        else:
+            msg = f"Expected input data type QUInt8 but got {got}"
+    elif engine in ("x86", "onednn"):
+        name = ("conv_transpose" if transposed else "conv") + f"{max(nd, 2)}d" + \
+            ("_relu" if relu and not transposed else "")
+        msg = f"quantized::{name} (ONEDNN): data type of input should be QUint8."
+    else:
+        name = "conv_transpose" if transposed else "conv"
+        msg = (f"quantized::{name}({'qnnpack' if engine == 'qnnpack' else 'FBGEMM'}): "
+               f"Expected activation data type QUInt8 but got {got}")
+    raise RuntimeError(msg)
+
+
 def require_float(op, t):
     """The dispatcher error of a dynamic (float-input) quantized op given a quantized
     tensor."""
@@ -101,6 +135,7 @@ def linear(x, w, bias, scale, zero_point, relu=False, op=None):
     """Quantized linear: quint8 ``x`` (..., K), qint8 ``w`` (N, K), float ``bias``; the
     quint8 output has ``scale``/``zero_point`` (``op``: torch's op name in errors)."""
     require_quantized(op or ("linear_relu" if relu else "linear"), x)
+    _check_activation_dtype(x)
     xi, sx, zx = ints_and_params(x)
     wi, ws, wz, _ = weight_params(w)
     if xi.shape[-1] != wi.shape[1]:
@@ -109,9 +144,11 @@ def linear(x, w, bias, scale, zero_point, relu=False, op=None):
     a = xi.astype(np.int32) - zx
     b = (wi.astype(np.int32) - wz[:, None]).T
     acc = _gemm.int_matmul(a, b)
+    qdtype = x._array.qdtype  # quint8, or qint8 on the onednn engine
+    key = qdtype.np
     out = _gemm.requantize(acc, _bias_array(bias), sx, ws, scale, zero_point, relu,
-                           qnnpack=_qnnpack())
-    return make_quantized(out.astype(np.uint8), _dtype.quint8, PerTensor(scale, zero_point))
+                           out_min=key.qmin, out_max=key.qmax, qnnpack=_qnnpack())
+    return make_quantized(out.astype(key.storage), qdtype, PerTensor(scale, zero_point))
 
 
 def _qnnpack():
@@ -204,6 +241,7 @@ def conv(nd, x, w, bias, stride, padding, dilation, groups, scale, zero_point, r
     Padding stands for real zeros, i.e. the input's zero point, which is 0 once centred.
     """
     require_quantized(conv_op_name(nd, relu, transposed), x)
+    _check_activation_dtype(x, nd, relu, transposed)
     xi, sx, zx = ints_and_params(x)
     wi, ws, wz, _ = weight_params(w)
     channel_shape = (-1,) + (1,) * (wi.ndim - 1)

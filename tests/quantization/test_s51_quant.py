@@ -230,3 +230,79 @@ def test_nested_deprecation_hidden_by_default_filters():
         return sorted(("site-packages" in r.filename or "/numtorch/" in r.filename)
                       for r in w if "is deprecated" in str(r.message))
     assert where(nt) == where(torch)
+
+
+def _activation_dtype_case(T, engine, which, qdtype):
+    nnq, nniq = T.ao.nn.quantized, T.ao.nn.intrinsic.quantized
+    old = T.backends.quantized.engine
+    T.backends.quantized.engine = engine
+    try:
+        T.manual_seed(0)
+        qd = getattr(T, qdtype)
+        xl = T.quantize_per_tensor(T.randn(2, 4), 0.1, 0, qd)
+        xc = T.quantize_per_tensor(T.randn(1, 2, 4, 4), 0.1, 0, qd)
+        x3 = T.quantize_per_tensor(T.randn(1, 2, 4, 4, 4), 0.1, 0, qd)
+        build = {"Linear": lambda: nnq.Linear(4, 3)(xl),
+                 "LinearReLU": lambda: nniq.LinearReLU(4, 3)(xl),
+                 "Conv1d": lambda: nnq.Conv1d(2, 2, 3)(xc[0]),
+                 "Conv2d": lambda: nnq.Conv2d(2, 2, 3)(xc),
+                 "ConvReLU2d": lambda: nniq.ConvReLU2d(2, 2, 3)(xc),
+                 "Conv3d": lambda: nnq.Conv3d(2, 2, 3)(x3),
+                 "ConvTranspose1d": lambda: nnq.ConvTranspose1d(2, 2, 3)(xc[0]),
+                 "ConvTranspose2d": lambda: nnq.ConvTranspose2d(2, 2, 3)(xc)}[which]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                y = build()
+            except Exception as e:  # noqa: BLE001
+                return type(e).__name__, str(e).split("\n")[0]
+        # (a fresh module's weight is torch's uninitialised memory: values are compared in
+        # test_onednn_linear_qint8_activations)
+        return str(y.dtype).split(".")[-1], y.q_scale(), tuple(y.shape)
+    finally:
+        T.backends.quantized.engine = old
+
+
+@pytest.mark.parametrize("engine", ["x86", "fbgemm", "qnnpack", "onednn"])
+@pytest.mark.parametrize("which", ["Linear", "LinearReLU", "Conv1d", "Conv2d", "ConvReLU2d",
+                                   "Conv3d", "ConvTranspose1d", "ConvTranspose2d"])
+def test_quantized_module_non_quint8_input(engine, which):
+    # torch's kernels take quint8 activations only (oneDNN's linear also takes qint8 and
+    # then returns qint8); numtorch computed on them and returned quint8
+    assert _activation_dtype_case(nt, engine, which, "qint8") == \
+        _activation_dtype_case(torch, engine, which, "qint8")
+
+
+@pytest.mark.parametrize("engine", ["x86", "qnnpack", "onednn"])
+def test_quantized_linear_qint32_input(engine):
+    assert _activation_dtype_case(nt, engine, "Linear", "qint32") == \
+        _activation_dtype_case(torch, engine, "Linear", "qint32")
+
+
+def _onednn_qint8_linear(T, trial, relu):
+    old = T.backends.quantized.engine
+    T.backends.quantized.engine = "onednn"
+    try:
+        vals = [((i * 37) % 29 - 14) / 7.0 for i in range(5 * 16)]
+        wv = [((i * 53) % 31 - 15) / 40.0 for i in range(8 * 16)]
+        cls = T.ao.nn.intrinsic.quantized.LinearReLU if relu else T.ao.nn.quantized.Linear
+        m = cls(16, 8)
+        w = T.quantize_per_channel(T.tensor(wv).reshape(8, 16),
+                                   T.tensor([0.004 + 0.001 * i for i in range(8)]),
+                                   T.zeros(8, dtype=T.long), 0, T.qint8)
+        m.set_weight_bias(w, T.tensor([0.5 - 0.2 * i for i in range(8)]) if trial else None)
+        m.scale, m.zero_point = [0.05, 0.11, 0.02][trial], [0, 3, -5][trial]
+        x = T.quantize_per_tensor(T.tensor(vals).reshape(5, 16), 0.04, [0, 2, -3][trial],
+                                  T.qint8)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            y = m(x)
+        return str(y.dtype).split(".")[-1], y.q_zero_point(), y.int_repr().flatten().tolist()
+    finally:
+        T.backends.quantized.engine = old
+
+
+@pytest.mark.parametrize("relu", [False, True])
+@pytest.mark.parametrize("trial", [0, 1, 2])
+def test_onednn_linear_qint8_activations(trial, relu):
+    assert _onednn_qint8_linear(nt, trial, relu) == _onednn_qint8_linear(torch, trial, relu)
