@@ -507,3 +507,30 @@ def test_masked_tensor_python_values(name):
             return _MT_PY[name](t, m, z)
 
     same(fn)
+
+
+_MT_VAR = {
+    "var_dim_keepdim": lambda t, x: x.var(1, keepdim=True),
+    "var_all": lambda t, x: x.var(),
+    "std_dim0": lambda t, x: x.std(0),
+    "std_all": lambda t, x: x.std(),
+    "torch_var": lambda t, x: t.var(x, 1),
+    "torch_std_kw": lambda t, x: t.std(x, dim=0),
+    "var_unbiased_kw": lambda t, x: x.var(1, unbiased=False),
+    "sum_dtype_no_dim": lambda t, x: x.sum(dtype=t.float64),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_MT_VAR))
+def test_masked_tensor_var_std(name):
+    def fn(t):
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x = t.masked.masked_tensor(t.tensor([[1., 2., 3.], [4., 5., 6.]]),
+                                       t.tensor([[True, False, True], [False, True, True]]))
+            r = _MT_VAR[name](t, x)
+            return r.get_data(), r.get_mask()
+
+    same(fn, rtol=1e-6)

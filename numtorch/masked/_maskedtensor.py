@@ -45,7 +45,8 @@ __ge__""".split())
 _SHAPE = frozenset("""__getitem__ t transpose swapaxes swapdims reshape view unsqueeze flatten
 expand contiguous clone detach""".split())
 _CASTS = frozenset({"double", "float", "long", "int", "to"})  # on the data only
-_REDUCTIONS = frozenset({"sum", "mean", "amax", "amin", "argmax", "argmin", "prod", "all"})
+_REDUCTIONS = frozenset({"sum", "mean", "amax", "amin", "argmax", "argmin", "prod", "all",
+                         "var", "std"})
 # run on the MaskedTensor itself (they describe it or drive autograd)
 _DIRECT = frozenset({"requires_grad_", "backward", "retain_grad", "register_hook",
                      "is_floating_point", "is_complex", "element_size", "type"})
@@ -147,6 +148,11 @@ def as_masked_tensor(data, mask):
 
 def _reduce(name, args, kwargs):
     x = args[0]
+    for k in kwargs:  # (torch's prototype reads its arguments as (input, dim, keepdim, dtype))
+        if k not in ("dim", "keepdim", "dtype"):
+            raise TypeError(f"_reduce_dim_args() got an unexpected keyword argument '{k}'")
+    if kwargs and len(args) < 2 and "dim" not in kwargs:
+        raise TypeError("_reduce_dim_args() missing 1 required positional argument: 'dim'")
     dim = args[1] if len(args) > 1 else kwargs.get("dim")
     keepdim = args[2] if len(args) > 2 else kwargs.get("keepdim", False)
     data, mask = _plain(x), x._mmask
