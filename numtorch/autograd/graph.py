@@ -575,6 +575,14 @@ class Op(Node):
                         edges = [_plain_edge(x), _plain_edge(y), _plain_edge(z)]
                         meta = [_meta_of(edges[0], a), _meta_of(edges[1], b),
                                 _meta_of(edges[2], c)]
+                elif z is None and isinstance(y, Tensor) and y._extra is None and \
+                        type(y._array) is kind and (y._base is None or _edgeless_view(y)):
+                    # two tensors and an absent one (layer_norm's weight without a bias)
+                    b = y._array
+                    arrays = [a, b, None]
+                    if record and (x._requires_grad or y._requires_grad):
+                        edges = [_plain_edge(x), _plain_edge(y), None]
+                        meta = [_meta_of(edges[0], a), _meta_of(edges[1], b), None]
             if arrays is not None and kind is not np.ndarray:
                 on_np = False
                 dev_xp = backend._CUPY

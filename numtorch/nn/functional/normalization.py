@@ -9,6 +9,7 @@ compositions of numtorch ops.
 import numpy as np
 
 from ... import _dtype
+from ..._size import Size
 from ..._tensor import _make
 from ...autograd.grad_mode import is_grad_enabled, no_grad
 from ...autograd.graph import channels_last_layout, ops_traced, rename_node
@@ -400,7 +401,14 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         >>> torch.nn.functional.layer_norm(torch.tensor([[1.0, 3.0]]), (2,), eps=0.0)
         tensor([[-1.,  1.]])
     """
-    ns = _shape_list("layer_norm", normalized_shape)
+    ns = normalized_shape
+    k = len(ns) if type(ns) is tuple or type(ns) is list or type(ns) is Size else 0
+    if k == 1 and type(ns[0]) is int:  # the usual (C,) (or w.shape): nothing to parse
+        ns = ns if type(ns) is tuple else (ns[0],)
+    elif k == 0 or any(type(s) is not int for s in ns):
+        ns = _shape_list("layer_norm", normalized_shape)
+    elif type(ns) is not tuple:
+        ns = tuple(ns)
     _check_normalized_shape(input, ns, weight, bias, "*, ")
     dt = input.dtype
     if (dt is _dtype.float32 or dt is _dtype.float64) and \
