@@ -118,3 +118,31 @@ def test_cumsum_of_negative_zeros_starts_from_zero(dtype):
     np.testing.assert_array_equal(g, w)
     assert np.signbit(g.real).tolist() == np.signbit(w.real).tolist()
     assert np.signbit(g.imag).tolist() == np.signbit(w.imag).tolist()
+
+
+def _lightning_style_epochs(lib):
+    """Two epochs on persistent workers, then the loader's iterator shut down and dropped
+    through torch's attribute names (as Lightning's loops do), then one more epoch."""
+    from importlib import import_module
+
+    DataLoader = import_module(lib.__name__ + ".utils.data").DataLoader
+    dl = DataLoader(list(range(6)), batch_size=2, num_workers=1, persistent_workers=True)
+    seen = [dl._iterator is None]
+    for _ in range(2):
+        seen.append([b.tolist() for b in dl])
+    first = dl._iterator
+    seen.append(first is not None)
+    dl._iterator._shutdown_workers()
+    dl._iterator = None
+    seen.append([b.tolist() for b in dl])
+    seen.append(dl._iterator is not first)
+    dl._iterator._shutdown_workers()
+    return seen
+
+
+def test_dataloader_iterator_attribute_as_torch():
+    assert _lightning_style_epochs(numtorch) == _lightning_style_epochs(torch)
+    plain = numtorch.utils.data.DataLoader([1, 2], batch_size=1)
+    assert plain._iterator is None
+    list(plain)
+    assert plain._iterator is None  # only persistent workers keep an iterator

@@ -289,7 +289,7 @@ def test_persistent_worker_killed_between_epochs():
     dl = ndata.DataLoader(_Items(numtorch), batch_size=2, num_workers=2,
                           persistent_workers=True, timeout=30)
     assert len(list(dl)) == 8
-    pids = [w.pid for w in dl._workers_iter.workers]
+    pids = [w.pid for w in dl._iterator.workers]
     os.kill(pids[0], signal.SIGKILL)
     t0 = time.monotonic()
     while not _dead(pids[0]):
@@ -299,7 +299,7 @@ def test_persistent_worker_killed_between_epochs():
     assert time.monotonic() - t0 < 3
     batches = [b.tolist() for b in dl]
     assert batches == [[[i, 2 * i], [i + 1, 2 * i + 2]] for i in range(0, 16, 2)]
-    fresh = [w.pid for w in dl._workers_iter.workers]
+    fresh = [w.pid for w in dl._iterator.workers]
     dl = None
     gc.collect()
     _assert_no_orphans(pids + fresh)

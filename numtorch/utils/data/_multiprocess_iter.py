@@ -260,6 +260,9 @@ class MultiProcessIter(IterBase):
             w.close()
         self.workers = []
 
+    # torch's name, which code managing persistent workers calls (Lightning's loops)
+    _shutdown_workers = _shutdown
+
     def __del__(self):
         try:
             self._shutdown()

@@ -154,7 +154,7 @@ class DataLoader(Generic[_T_co]):
         if collate_fn is None:
             collate_fn = default_collate if batch_sampler is not None else default_convert
         self.collate_fn = collate_fn
-        self._workers_iter = None
+        self._iterator = None
         self.__initialized = True
         self.check_worker_number_rationality()
 
@@ -202,12 +202,12 @@ class DataLoader(Generic[_T_co]):
         from ._multiprocess_iter import MultiProcessIter
 
         if self.persistent_workers:
-            if self._workers_iter is None or not self._workers_iter.alive:
+            if self._iterator is None or not self._iterator.alive:
                 self.check_worker_number_rationality()
-                self._workers_iter = MultiProcessIter(self)
+                self._iterator = MultiProcessIter(self)
             else:
-                self._workers_iter._reset(self)
-            return self._workers_iter
+                self._iterator._reset(self)
+            return self._iterator
         self.check_worker_number_rationality()
         return MultiProcessIter(self)
 
