@@ -534,3 +534,32 @@ def test_masked_tensor_var_std(name):
             return r.get_data(), r.get_mask()
 
     same(fn, rtol=1e-6)
+
+
+_MT_OPS = {
+    "add_": lambda t, x, m: x.clone().add_(1),
+    "add_masked": lambda t, x, m: x.clone().add_(x),
+    "mul_plain": lambda t, x, m: x.clone().mul_(t.full((2, 3), 2.0)),
+    "abs_": lambda t, x, m: (-x).abs_(),
+    "add_other_mask": lambda t, x, m: x.clone().add_(t.masked.masked_tensor(x.get_data(), ~m)),
+    "half": lambda t, x, m: x.half(),
+    "select": lambda t, x, m: x.select(1, 0),
+    "cat": lambda t, x, m: t.cat([x, x]),
+    "cat_dim1": lambda t, x, m: t.cat([x, x], 1),
+    "stack": lambda t, x, m: t.stack([x, x]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_MT_OPS))
+def test_masked_tensor_ops(name):
+    def fn(t):
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            m = t.tensor([[True, False, True], [False, True, True]])
+            x = t.masked.masked_tensor(t.tensor([[1., 2., 3.], [4., 5., 6.]]), m)
+            r = _MT_OPS[name](t, x, m)
+            return r.get_data(), r.get_mask()
+
+    same(fn)

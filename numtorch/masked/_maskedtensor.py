@@ -43,8 +43,8 @@ __and__ __rand__ __or__ __ror__ __xor__ __rxor__ __eq__ __ne__ __lt__ __le__ __g
 __ge__""".split())
 # view-like ops: the same op on the data and on the mask
 _SHAPE = frozenset("""__getitem__ t transpose swapaxes swapdims reshape view unsqueeze flatten
-expand contiguous clone detach""".split())
-_CASTS = frozenset({"double", "float", "long", "int", "to"})  # on the data only
+expand contiguous clone detach select""".split())
+_CASTS = frozenset({"double", "float", "half", "bfloat16", "long", "int", "to"})  # data only
 _REDUCTIONS = frozenset({"sum", "mean", "amax", "amin", "argmax", "argmin", "prod", "all",
                          "var", "std"})
 # run on the MaskedTensor itself (they describe it or drive autograd)
@@ -197,6 +197,21 @@ def _where(cond, x, y):
     return _wrap(data, mask.expand(data.shape).clone())
 
 
+def _in_place(func, args, kwargs):
+    """An in-place elementwise op on a masked tensor (``x.add_(1)``, ``x.abs_()``): on the
+    data, the mask kept; masked operands must share ``x``'s mask."""
+    x = args[0]
+    for a in args[1:]:
+        if isinstance(a, MaskedTensor) and (tuple(a._mmask.shape) != tuple(x._mmask.shape) or
+                                            not bool((a._mmask == x._mmask).all())):
+            raise ValueError(_MASKS_DIFFER)
+    p = _plain(x)
+    func(p, *[_plain(a) for a in args[1:]], **kwargs)
+    x._array, x._grad_fn, x._output_nr = p._array, p._grad_fn, p._output_nr
+    x._requires_grad = p._requires_grad
+    return x
+
+
 def _to_python(name, x):
     """``x.item()`` (float(x), int(x), bool(x)) of a masked tensor: the one element's value
     where it is not masked out, torch's errors otherwise; ``tolist``/``numpy``: torch's
@@ -234,6 +249,15 @@ def _dispatch(func, args, kwargs):
             return _wrap(func(_plain(args[0]), *args[1:], **kwargs), args[0]._mmask)
         if name in ("item", "tolist", "numpy") and args and isinstance(args[0], MaskedTensor):
             return _to_python(name, args[0])
+        if name in ("cat", "concat", "concatenate", "stack") and args and \
+                isinstance(args[0], (list, tuple)) and \
+                all(isinstance(a, MaskedTensor) for a in args[0]) and args[0]:
+            rest = args[1:]
+            return _wrap(func([_plain(a) for a in args[0]], *rest, **kwargs),
+                         func([a._mmask for a in args[0]], *rest, **kwargs))
+        if name.endswith("_") and (name[:-1] in _UNARY or name[:-1] in _BINARY) and args and \
+                isinstance(args[0], MaskedTensor):
+            return _in_place(func, args, kwargs)
         masks = [a._mmask for a in args if isinstance(a, MaskedTensor)]
         if name in _UNARY or name in _BINARY:
             for m in masks[1:]:
