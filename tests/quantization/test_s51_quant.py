@@ -306,3 +306,42 @@ def _onednn_qint8_linear(T, trial, relu):
 @pytest.mark.parametrize("trial", [0, 1, 2])
 def test_onednn_linear_qint8_activations(trial, relu):
     assert _onednn_qint8_linear(nt, trial, relu) == _onednn_qint8_linear(torch, trial, relu)
+
+
+_EMB_CASES = {
+    "float_indices": lambda T, q: q.Embedding(5, 2)(T.tensor([1.0, 2.0])),
+    "int16_indices": lambda T, q: q.Embedding(5, 2)(T.tensor([1, 2], dtype=T.int16)),
+    "uint8_indices": lambda T, q: q.Embedding(5, 2)(T.tensor([1], dtype=T.uint8)),
+    "double_indices": lambda T, q: q.Embedding(5, 2)(T.tensor([1.0], dtype=T.float64)),
+    "int32_indices": lambda T, q: q.Embedding(5, 2)(T.tensor([1, 2], dtype=T.int32)),
+    "out_of_range": lambda T, q: q.Embedding(5, 2)(T.tensor([7])),
+    "negative": lambda T, q: q.Embedding(5, 2)(T.tensor([-1])),
+    "negative_second": lambda T, q: q.Embedding(5, 2)(T.tensor([1, -3, 2])),
+    "bag_float_indices": lambda T, q: q.EmbeddingBag(5, 2)(T.tensor([1.0, 2.0]),
+                                                           T.tensor([0])),
+    "bag_float_offsets": lambda T, q: q.EmbeddingBag(5, 2)(T.tensor([1, 2]), T.tensor([0.0])),
+    "bag_int16_offsets": lambda T, q: q.EmbeddingBag(5, 2)(T.tensor([1, 2]),
+                                                           T.tensor([0], dtype=T.int16)),
+    "bag_no_offsets": lambda T, q: q.EmbeddingBag(5, 2)(T.tensor([1, 2])),
+    "bag_4bit_no_offsets": lambda T, q: q.EmbeddingBag(5, 4, dtype=T.quint4x2)(T.tensor([1])),
+    "bag_out_of_range": lambda T, q: q.EmbeddingBag(5, 2)(T.tensor([9]), T.tensor([0])),
+    "bag_4bit_out_of_range": lambda T, q: q.EmbeddingBag(5, 4, dtype=T.quint4x2)(
+        T.tensor([1, 8]), T.tensor([0])),
+    "empty": lambda T, q: q.Embedding(5, 2)(T.tensor([], dtype=T.long)),
+}
+
+
+def _emb(T, case):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            y = _EMB_CASES[case](T, T.ao.nn.quantized)
+        except Exception as e:  # noqa: BLE001
+            return type(e).__name__, str(e).split("\n")[0]
+    return "ok", tuple(y.shape)
+
+
+@pytest.mark.parametrize("case", sorted(_EMB_CASES))
+def test_quantized_embedding_index_checks(case):
+    # negative indices read the table from its end (NumPy's wrap-around) where torch refuses
+    assert _emb(nt, case) == _emb(torch, case)

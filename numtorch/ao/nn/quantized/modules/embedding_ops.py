@@ -63,12 +63,24 @@ def _bag_sums(weight, idx, starts, counts, per_sample_weights):
     return out
 
 
-def _indices(indices):
+def _indices(indices, what="indices"):
+    """int64 array of int32/int64 ``indices`` (torch's row kernels take no other dtype)."""
+    from numtorch import _dtype
+
     arr = indices.detach()._array
-    if arr.dtype.kind not in "iu":
-        raise RuntimeError("Expected tensor for argument #2 'indices' to have one of the "
-                           "following scalar types: Long, Int")
+    if arr.dtype.kind != "i" or arr.dtype.itemsize not in (4, 8):
+        name = _dtype._TYPE_DISPLAY.get(indices.dtype.name, indices.dtype.name)
+        raise RuntimeError(f"Expect 32 or 64 bit {what}, but found {name} instead.")
     return arr.astype(np.int64)
+
+
+def _check_bounds(idx, rows):
+    """torch's error for the first index outside ``[0, rows)`` (NumPy would wrap a negative
+    index around and return the row counted from the end)."""
+    bad = (idx < 0) | (idx >= rows)
+    if bad.any():
+        pos = int(np.argmax(bad))
+        raise RuntimeError(f"Index {pos} is out of bounds: {int(idx[pos])}, range 0 to {rows}")
 
 
 def embedding_lookup(weight, indices):
@@ -76,6 +88,7 @@ def embedding_lookup(weight, indices):
     from numtorch._tensor import _make
 
     idx = _indices(indices)
+    _check_bounds(idx.reshape(-1), weight.shape[0])
     return _make(_rows(weight, idx.reshape(-1)).reshape(idx.shape + (weight.shape[1],)))
 
 
@@ -93,12 +106,13 @@ def embedding_bag_lookup(weight, indices, offsets=None, mode="sum", per_sample_w
         ends = starts + width
     else:
         if offsets is None:
-            raise RuntimeError("offsets has to be a 1D Tensor but got null")
-        off = _indices(offsets).reshape(-1)
+            raise RuntimeError("embedding_bag_byte expects offsets to be set for 1D indices.")
+        off = _indices(offsets, "offsets").reshape(-1)
         if include_last_offset:
             starts, ends = off[:-1], off[1:]
         else:
             starts, ends = off, np.append(off[1:], idx.size)
+    _check_bounds(idx, weight.shape[0])
     if mode not in ("sum", "mean"):
         raise ValueError(f"embedding_bag: mode {mode!r} is not supported for quantized "
                          f"weights (sum or mean)")
@@ -263,6 +277,10 @@ class EmbeddingBag(Embedding):
                 compressed_indices_mapping=None):
         # torch's quantized bag always sums, whatever ``mode`` says (it passes mode 0 to its
         # kernels): so does this one
+        if offsets is None and indices.dim() == 1 and \
+                self._packed_params.dtype is torch.quint4x2:
+            raise RuntimeError("embedding_bag_4bit/embedding_bag_2bit operator expects offsets "
+                               "to be set for 1D indices.")
         return embedding_bag_lookup(self.weight(), indices, offsets, "sum",
                                     per_sample_weights, self.include_last_offset)
 
