@@ -44,9 +44,15 @@ class Split(Op):
         return tuple(out)
 
     def backward(self, *grads):
-        from .join import cat
+        cat = _JOIN[0]
+        if cat is None:  # (imported once: a function-level import costs ~1 us per call)
+            from .join import cat
 
+            _JOIN[0] = cat
         return cat(grads, self.dim)  # the engine gave zeros to pieces that got no gradient
+
+
+_JOIN = [None]  # join.cat, imported on first use (import order)
 
 
 class Unbind(Op):
