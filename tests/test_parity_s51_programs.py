@@ -334,3 +334,47 @@ def _fx_assert_and_typing_program(lib):
 
 def test_fx_trace_records_prebound_assert_and_typing_annotations():
     assert _fx_assert_and_typing_program(numtorch) == _fx_assert_and_typing_program(torch)
+
+
+def _fx_error_context(lib):
+    """What a traced module prints to stderr when a line of its generated code raises (the
+    error is caught by the caller): the part after the traceback, which names the line."""
+    import contextlib
+    import io
+
+    class M(lib.nn.Module):
+        def forward(self, x, y):
+            a = x.relu() * 2
+            return (a + y).sum() * 3
+
+    class Sub(lib.nn.Module):  # raises in its own Python code: torch prints nothing
+        def forward(self, x):
+            raise ValueError("inside")
+
+    class Outer(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.sub = Sub()
+
+        def forward(self, x):
+            return self.sub(x) + 1
+
+    log = []
+    for module, args in ((M(), (lib.ones(2), lib.ones(3))), (Outer(), (lib.ones(2),))):
+        tracer = lib.fx.Tracer()
+        if isinstance(module, Outer):
+            tracer.is_leaf_module = lambda m, name: isinstance(m, Sub)
+        gm = lib.fx.GraphModule(module, tracer.trace(module))
+        buf = io.StringIO()
+        with contextlib.redirect_stderr(buf):
+            try:
+                gm(*args)
+            except (RuntimeError, ValueError) as e:
+                log.append(type(e).__name__)
+        text = buf.getvalue()
+        log.append(text[text.find("\nCall using"):] if "\nCall using" in text else text)
+    return log
+
+
+def test_fx_generated_code_error_context_on_stderr():
+    assert _fx_error_context(numtorch) == _fx_error_context(torch)

@@ -4,6 +4,9 @@
 
 import copy
 import linecache
+import os
+import sys
+import traceback
 
 from . import _codegen
 from .graph import Graph
@@ -153,7 +156,11 @@ class GraphModule(_module_base()):
         tracer = _find_tracer(args, kwargs)
         if tracer is not None and not hasattr(tracer, "submodule_paths"):
             return self._inline(tracer, args, kwargs)
-        return super().__call__(*args, **kwargs)
+        try:
+            return super().__call__(*args, **kwargs)
+        except Exception:
+            _report_generated_line(sys.exc_info()[2])
+            raise
 
     def _inline(self, tracer, args, kwargs):
         """Run on proxies outside a trace: copy each node into the proxies' graph."""
@@ -320,3 +327,26 @@ def _rebuild_graph_module(state, code, code_globals=None):
     module = _CodeOnlyModule(dict(state))
     graph = _KeepModules().trace(module)
     return GraphModule(module, graph, "GraphModule")
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _report_generated_line(tb):
+    """Where an error was raised by a line of generated code (the deepest frame outside
+    numtorch itself; numtorch's ops stand for torch's C++ kernels), print the traceback and
+    that line with its neighbours to stderr, as torch's GraphModule does; the error then
+    propagates unchanged."""
+    frames = [f for f in traceback.extract_tb(tb)
+              if not os.path.abspath(f.filename).startswith(_PACKAGE_DIR + os.sep)]
+    if not frames or not frames[-1].filename.startswith("<eval_with_key>"):
+        return
+    line_no = frames[-1].lineno
+    lines = [line if line.endswith("\n") else line + "\n"
+             for line in linecache.getlines(frames[-1].filename)]
+    before = "".join(lines[max(line_no - 2, 0):line_no])
+    after = "\n".join(lines[line_no:line_no + 2])
+    marker = "~" * (len(lines[line_no - 1].rstrip("\n")) - 1) if line_no <= len(lines) else ""
+    print(traceback.format_exc(), file=sys.stderr, end="")
+    print(f"\nCall using an FX-traced Module, line {line_no} of the traced Module's generated "
+          f"forward function:\n{before}\n{marker} <--- HERE\n{after}", file=sys.stderr)
