@@ -162,3 +162,20 @@ def test_layer_norm_weight_without_bias_graph():
     assert n[:2] == t[:2]
     np.testing.assert_allclose(n[2], t[2], rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(n[3], t[3], rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("bshape", [(5,), (1, 5), (3, 1, 5), (3, 4, 1), (1,), ()])
+def test_broadcast_grads_summed_back(bshape):
+    """The engine sums a broadcast operand's gradient back to its shape (``_sum_to_array``,
+    its reduction now imported once)."""
+    x = RNG.standard_normal((3, 4, 5))
+    b = RNG.standard_normal(bshape)
+    got = []
+    for lib in (torch, numtorch):
+        xt = lib.tensor(x, requires_grad=True)
+        bt = lib.tensor(b, requires_grad=True)
+        ((xt + bt) * lib.tensor(x)).sum().backward()
+        got.append((bt.grad.shape, bt.grad.numpy().copy(), xt.grad.numpy().copy()))
+    assert tuple(got[0][0]) == tuple(got[1][0])
+    np.testing.assert_allclose(got[1][1], got[0][1], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(got[1][2], got[0][2], rtol=1e-12, atol=1e-12)

@@ -120,12 +120,18 @@ def _summed_dims(gshape, shape, node, i):
 
 
 def _sum_to_array(a, shape, node, i):
-    from ..ops.reduction import sum_array
-
     dims = _summed_dims(a.shape, shape, node, i)
     if dims:
+        sum_array = _SUM_ARRAY[0]
+        if sum_array is None:  # (imported once, not per call: ~1 us each)
+            from ..ops.reduction import sum_array
+
+            _SUM_ARRAY[0] = sum_array
         a = np.ascontiguousarray(sum_array(a, tuple(dims), len(dims) > len(a.shape) - len(shape)))
     return a if a.shape == shape else a.reshape(shape)
+
+
+_SUM_ARRAY = [None]  # ops.reduction.sum_array, imported on first use (import order)
 
 
 def _sum_to(g, shape, node, i):
