@@ -277,3 +277,28 @@ def test_bce_with_logits_half_forward_bits(dtype, reduction, extra):
         return out.float(), gx.float()
 
     same(f)
+
+
+# -- 14. 2-norm backward in torch's order, (x / ||x||) * g: pairwise_distance, triplet loss ----
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("case", ["vector_norm", "pairwise_distance", "triplet", "all"])
+def test_two_norm_backward_bits(dtype, case):
+    def f(t):
+        g = t.Generator().manual_seed(0)
+        dt = getattr(t, dtype)
+        a = (t.randn(23, 9, generator=g) * 2).to(dt).requires_grad_()
+        b = (t.randn(23, 9, generator=g) * 2).to(dt)
+        c = (t.randn(23, 9, generator=g) * 2).to(dt)
+        if case == "vector_norm":
+            out = t.linalg.vector_norm(a, 2, 1)
+        elif case == "pairwise_distance":
+            out = t.nn.functional.pairwise_distance(a, b)
+        elif case == "triplet":
+            out = t.nn.functional.triplet_margin_loss(a, b, c, reduction="none")
+        else:
+            out = a.norm()
+        w = t.randn(tuple(out.shape), generator=g).to(dt)
+        (ga,) = t.autograd.grad(out, a, w)
+        return out.float(), ga.float()
+
+    same(f)
