@@ -257,6 +257,13 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     out = _resize(x, sizes, scales, mode, align_corners, antialias)
     if out is x:
         return input
+    if antialias and nd == 2 and sizes[1] == 1 and sizes[0] != input.shape[2] and \
+            input.dtype in (_dtype.float32, _dtype.float64) and input.device.type == "cpu":
+        # torch's CPU antialiased float kernels (2.13) write every output row as the first one
+        # when the output is one column wide and the height changes (its gradient is that of
+        # the true resize): the same values, with the true resize's gradient
+        first = out[..., :1, :].detach().expand(out.shape)
+        out = first + (out - out.detach())
     if kind is not None:  # torch's node for the whole resize
         rename_node(out, f"Upsample{kind}{nd}D{'Aa' if antialias else ''}Backward0")
     elif mode == "area":  # torch's area mode is adaptive average pooling (a mean if global)
