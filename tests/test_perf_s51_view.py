@@ -179,3 +179,20 @@ def test_broadcast_grads_summed_back(bshape):
     assert tuple(got[0][0]) == tuple(got[1][0])
     np.testing.assert_allclose(got[1][1], got[0][1], rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(got[1][2], got[0][2], rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("dt", ["float32", "float16", "bfloat16", "int64", "uint8", "int8"])
+@pytest.mark.parametrize("value", [0.5, -1, 300, 1e6, 2 ** 40])
+def test_where_scalar_other(dt, value):
+    """``torch.where(cond, x, number)`` reads the number as x's dtype (``_scalar_as``, its
+    creation helpers now imported once): values, dtypes and torch's errors."""
+    res = []
+    for lib in (torch, numtorch):
+        x = lib.arange(6).to(getattr(lib, dt))
+        cond = lib.tensor([True, False, True, False, False, True])
+        try:
+            y = lib.where(cond, x, value)
+            res.append((str(y.dtype).split(".")[-1], y.float().tolist()))
+        except Exception as e:  # noqa: BLE001
+            res.append((type(e).__name__, str(e)))
+    assert res[0] == res[1]

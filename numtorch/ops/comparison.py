@@ -556,12 +556,18 @@ def where(condition, input=None, other=None, *, out=None):
 def _scalar_as(dt, value):
     """A Python number as a NumPy scalar of ``dt``, with torch's overflow check (negative
     integers wrap into unsigned types)."""
-    from .._creation import _cast_scalar, number_as
+    fns = _CREATION[0]
+    if fns is None:  # (imported once, not per call: ~1 us each)
+        from .._creation import _cast_scalar, number_as
 
+        fns = _CREATION[0] = (_cast_scalar, number_as)
     if (dt is _dtype.float16 or dt is _dtype.bfloat16) and (
             isinstance(value, float) or isinstance(value, int) and -2 ** 63 <= value < 2 ** 63):
-        return _cast_scalar(value, dt)  # torch rounds a number into these unchecked (to inf)
-    return number_as(value, dt)
+        return fns[0](value, dt)  # torch rounds a number into these unchecked (to inf)
+    return fns[1](value, dt)
+
+
+_CREATION = [None]  # _creation's (_cast_scalar, number_as), imported on first use
 
 
 def _check_int_bound(dt, v):
