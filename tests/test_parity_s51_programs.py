@@ -378,3 +378,32 @@ def _fx_error_context(lib):
 
 def test_fx_generated_code_error_context_on_stderr():
     assert _fx_error_context(numtorch) == _fx_error_context(torch)
+
+
+def _generated_file_names(lib):
+    """The file name of generated forward code (its counter left out): traced graphs say
+    where their source was."""
+
+    def f(x):
+        return x + 1
+
+    class M(lib.nn.Module):
+        def forward(self, x):
+            return x * 2
+
+    def name(gm):
+        return gm.forward.__code__.co_filename.split(".", 1)[1].split(" ", 1)[1:]
+
+    traced = lib.fx.symbolic_trace(M())
+    g = lib.fx.Graph()
+    g.output(g.placeholder("x"))
+    names = [name(lib.fx.symbolic_trace(f)), name(traced),
+             name(lib.fx.GraphModule(lib.nn.Module(), g)),
+             name(lib.fx.GraphModule(traced, traced.graph))]
+    traced.recompile()
+    names.append(name(traced))
+    return [[n.replace(__file__, "FILE") for n in ns] for ns in names]
+
+
+def test_fx_generated_code_file_names():
+    assert _generated_file_names(numtorch) == _generated_file_names(torch)

@@ -284,6 +284,10 @@ class Tracer(TracerBase):
             _patching.deactivate()
             _is_fx_tracing_flag = was_tracing
         self.submodule_paths = None
+        code = getattr(fn, "__code__", None)
+        if code is not None:  # names the generated code's file, as torch's does
+            self.graph._co_fields = {"co_name": code.co_name, "co_filename": code.co_filename,
+                                     "co_firstlineno": code.co_firstlineno}
         return self.graph
 
     def _patch_autowrap(self, patcher, fn_globals):

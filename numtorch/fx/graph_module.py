@@ -135,8 +135,11 @@ class GraphModule(_module_base()):
         """Regenerate ``forward`` from ``self.graph`` (call after editing the graph)."""
         python_code = self._graph.python_code(root_module="self")
         self._code = python_code.src
-        _counter[0] += 1
         filename = f"<eval_with_key>.{_counter[0]}"
+        _counter[0] += 1
+        co = getattr(self._graph, "_co_fields", None)
+        if co:  # a traced graph: where its source came from
+            filename += f" from {co['co_filename']}:{co['co_firstlineno']} in {co['co_name']}"
         # the source goes into linecache so tracebacks through forward show its lines
         linecache.cache[filename] = (len(self._code), None, self._code.splitlines(True),
                                      filename)
