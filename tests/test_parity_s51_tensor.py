@@ -563,3 +563,46 @@ def test_masked_tensor_ops(name):
             return r.get_data(), r.get_mask()
 
     same(fn)
+
+
+# -- 14. uncoalesced sparse sums keep the values' dtype (bool: any; small ints wrap) ---------
+
+_COO_DTYPES = {
+    "bool_cast": lambda t, i: t.sparse_coo_tensor(i, t.tensor([3., 4., 5., 1.]), (2, 3)).bool(),
+    "bool_values": lambda t, i: t.sparse_coo_tensor(i, t.tensor([True, False, True, False]),
+                                                    (2, 3)),
+    "int8_wrap": lambda t, i: t.sparse_coo_tensor(i, t.tensor([100, 100, 1, 100],
+                                                               dtype=t.int8), (2, 3)),
+    "uint8_wrap": lambda t, i: t.sparse_coo_tensor(i, t.tensor([200, 1, 1, 100],
+                                                                dtype=t.uint8), (2, 3)),
+    "int32": lambda t, i: t.sparse_coo_tensor(i, t.tensor([1, 2, 3, 4], dtype=t.int32),
+                                              (2, 3)),
+    "float16": lambda t, i: t.sparse_coo_tensor(i, t.tensor([1., 2, 3, 4], dtype=t.float16),
+                                                (2, 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_COO_DTYPES))
+def test_uncoalesced_sparse_sum_dtypes(name):
+    def fn(t):
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            s = _COO_DTYPES[name](t, t.tensor([[0, 1, 1, 0], [2, 0, 2, 2]]))
+            c = s.coalesce()
+            return s.to_dense(), c.values(), c.indices()
+
+    same(fn)
+
+
+def test_sparse_bool_add_refused():
+    def fn(t):
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            s = t.sparse_coo_tensor(t.tensor([[0, 1]]), t.tensor([True, False]), (2,))
+            return s + s
+
+    same(fn)

@@ -60,7 +60,10 @@ class SegmentSum(Op):
     def forward(self, values):
         if values.shape[0] == 0:
             return values.copy()
-        return np.add.reduceat(values[self.order], self.starts, axis=0)
+        if values.dtype.kind == "b":  # a bool sum is "any"
+            return np.logical_or.reduceat(values[self.order], self.starts, axis=0)
+        # (in the values' dtype: small integers wrap as torch's do, not widen to int64)
+        return np.add.reduceat(values[self.order], self.starts, axis=0, dtype=values.dtype)
 
     def backward(self, grad):
         return _nt.index_select(grad, 0, _index_tensor(self.segment))
@@ -375,6 +378,8 @@ def add(input, other):
     if not is_sparse(input):
         return input + to_dense(other)
     a, b = input._array, other._array
+    if a.values.dtype is _dtype.bool and b.values.dtype is _dtype.bool:
+        raise NotImplementedError("\"cadd_sparse\" not implemented for 'Bool'")
     values = _nt.cat([a.values, b.values])
     indices = np.concatenate([a.indices, b.indices], 1)
     flag = a.coalesced and b.coalesced
