@@ -720,6 +720,19 @@ def index_put(input, indices, values, accumulate=False):
     """Return a copy of ``input`` with ``values`` put at ``indices`` (a tuple of tensors)."""
     _check_put_indices(indices, input._array.ndim)
     idx, _ = convert_index(tuple(indices), input)
+    if input.is_quantized:  # float values quantized onto input's grid
+        if isinstance(values, Tensor) and values.is_quantized:
+            raise RuntimeError("Value argument for quantized input_put should not be "
+                               "quantized")
+        if accumulate:
+            raise RuntimeError("index_put for quantized tensors is currently only supported "
+                               "for accumulate=False")
+        if input._array.quantizer.per_channel:
+            raise RuntimeError("index_put for quantized tensors is currently only supported "
+                               "for per tensor quantized tensors")
+        out = input.clone()
+        out._array[idx] = values.detach()._array if isinstance(values, Tensor) else values
+        return out
     _check_put_dtype(input, idx, values, not accumulate)
     return _index_put_converted(input, idx, values, accumulate)
 

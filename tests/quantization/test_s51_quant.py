@@ -345,3 +345,42 @@ def _emb(T, case):
 def test_quantized_embedding_index_checks(case):
     # negative indices read the table from its end (NumPy's wrap-around) where torch refuses
     assert _emb(nt, case) == _emb(torch, case)
+
+
+def _qindex_put(T, case):
+    qa = T.quantize_per_tensor(T.tensor([[0.5, -0.3, -1.2], [0.55, -1.1, -1.4]]), 0.05, 128,
+                               T.quint8)
+    qc = T.quantize_per_channel(T.tensor([[0.5, -0.3], [0.2, 0.1], [1.0, -1.0]]),
+                                T.tensor([0.1, 0.2, 0.3]), T.tensor([0, 1, 2]), 0, T.qint8)
+    row = T.tensor([0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            if case == "inplace_scalar":
+                b = qa.clone()
+                r = b.index_put_((row,), T.tensor(0.5))
+                assert r is b
+                y = b
+            elif case == "row_values":
+                y = qa.index_put((row,), T.tensor([0.5, 1.0, -1.0]))
+            elif case == "pairs":
+                y = qa.index_put((T.tensor([0, 1]), T.tensor([2, 0])), T.tensor([0.5, 1.0]))
+            elif case == "mask":
+                y = qa.index_put((T.tensor([[True, False, True], [False, True, False]]),),
+                                 T.tensor(0.3))
+            elif case == "quantized_values":
+                y = qa.index_put((row,), qa[0:1])
+            elif case == "accumulate":
+                y = qa.index_put((row,), T.tensor(0.5), accumulate=True)
+            elif case == "per_channel":
+                y = qc.index_put((row,), T.tensor(0.5))
+        except Exception as e:  # noqa: BLE001
+            return type(e).__name__, str(e)
+    return y.int_repr().tolist(), qa.int_repr().tolist()
+
+
+@pytest.mark.parametrize("case", ["inplace_scalar", "row_values", "pairs", "mask",
+                                  "quantized_values", "accumulate", "per_channel"])
+def test_quantized_index_put(case):
+    # index_put/index_put_ of float values into a quantized tensor crashed (TypeError)
+    assert _qindex_put(nt, case) == _qindex_put(torch, case)
