@@ -102,3 +102,28 @@ def test_keyword_calls_give_torchvisions_values():
         got = getattr(NF, name)(inpt=n, **kw) if not name.endswith("_image") else \
             getattr(NF, name)(image=n, **kw)
         torch.testing.assert_close(torch.from_numpy(got.numpy()), want, rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "float32"])
+@pytest.mark.parametrize("factor", [300, 2, 1, 0, 1.5, 2.0, True])
+def test_adjust_brightness_multiplies_as_given(dtype, factor):
+    # v2 multiplies the image by the factor itself: an integer factor keeps an integer
+    # image's dtype and its products wrap around before the clamp (numtorchvision used v1's
+    # float blend, which saturates)
+    x = torch.randint(0, 256, (3, 4, 5), generator=torch.Generator().manual_seed(0))
+    x = x.to(getattr(torch, dtype)) * (100 if dtype == "int16" else 1)
+    if dtype == "float32":
+        x = x / 255
+    want = TF.adjust_brightness(tv_tv.Image(x), factor)
+    got = NF.adjust_brightness(nt_tv.Image(numtorch.from_numpy(x.numpy().copy())), factor)
+    assert str(got.dtype).split(".")[-1] == dtype
+    torch.testing.assert_close(torch.from_numpy(got.numpy()), want.as_subclass(torch.Tensor),
+                               rtol=0, atol=0)
+
+
+def test_adjust_brightness_bad_factor_type_error_text():
+    with pytest.raises(TypeError) as want:
+        TF.adjust_brightness(tv_tv.Image(torch.rand(3, 2, 2)), (1, 2))
+    with pytest.raises(TypeError) as got:
+        NF.adjust_brightness(nt_tv.Image(numtorch.rand(3, 2, 2)), (1, 2))
+    assert str(got.value) == str(want.value)

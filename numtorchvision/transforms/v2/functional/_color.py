@@ -45,10 +45,16 @@ def _functional(name, v1, doc, params, register=True):
 
 
 def _v2_brightness(image, brightness_factor):
+    if not isinstance(image, torch.Tensor):
+        return F1.adjust_brightness(image, brightness_factor)
+    if brightness_factor < 0:
+        raise ValueError(f"brightness_factor ({brightness_factor}) is not non-negative.")
     # v2 reads the channel count itself (its wording; fewer than 3 dims fail on shape[-3])
-    if isinstance(image, torch.Tensor) and brightness_factor >= 0:
-        _gray_or_rgb(image)
-    return F1.adjust_brightness(image, brightness_factor)
+    _gray_or_rgb(image)
+    # v2 multiplies by the factor as given (not v1's float blend): an integer factor keeps an
+    # integer image's dtype, so its products wrap around before the clamp, as torchvision's
+    out = image.mul(brightness_factor).clamp_(0, _max_value(image.dtype))
+    return out if image.is_floating_point() else out.to(image.dtype)
 
 
 adjust_brightness, adjust_brightness_image = _functional(
