@@ -606,3 +606,29 @@ def test_sparse_bool_add_refused():
             return s + s
 
     same(fn)
+
+
+_COO_SUMS = {
+    "sparse_sum_int8": lambda t, s: t.sparse.sum(s(t.int8)),
+    "sparse_sum_bool": lambda t, s: t.sparse.sum(s(t.bool)),
+    "method_sum_int8": lambda t, s: s(t.int8).sum(),
+    "method_sum_bool": lambda t, s: s(t.bool).sum(),
+    "sparse_sum_dim_int8": lambda t, s: t.sparse.sum(s(t.int8), 1).to_dense(),
+    "mm_float16": lambda t, s: t.sparse.mm(s(t.float16), t.ones(3, 1, dtype=t.float16)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_COO_SUMS))
+def test_sparse_sums_small_dtypes(name):
+    def fn(t):
+        import warnings
+
+        def s(dt):
+            return t.sparse_coo_tensor(t.tensor([[0, 1, 1, 0], [2, 0, 2, 2]]),
+                                       t.tensor([100, 100, 1, 100]).to(dt), (2, 3))
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _COO_SUMS[name](t, s)
+
+    same(fn)

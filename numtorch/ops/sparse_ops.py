@@ -81,7 +81,8 @@ class SparseMM(Op):
         self.save_inputs(values, dense)
         rows, cols, m = self.rows, self.cols, self.m
         sp = _scipy_sparse()
-        if sp is not None and values.dtype.kind in "fc" and dense.dtype == values.dtype:
+        if sp is not None and values.dtype.kind in "fc" and dense.dtype == values.dtype and \
+                values.dtype.itemsize >= 4:  # (SciPy has no float16 matrices)
             csr = sp.csr_matrix((values, (rows, cols)), shape=(m, dense.shape[0]))
             return np.ascontiguousarray(csr @ dense, dtype=dense.dtype)
         out = np.zeros((m,) + dense.shape[1:], np.result_type(values, dense))
@@ -514,10 +515,15 @@ def transpose(input, dim0, dim1):
                 origin)
 
 
-def sparse_sum(input, dim=None, dtype=None):
+def sparse_sum(input, dim=None, dtype=None, merge_first=False):
     """``torch.sparse.sum``: all values (a dense 0-d tensor), or over ``dim`` (sparse result
-    while sparse dimensions remain, else dense)."""
+    while sparse dimensions remain, else dense). ``merge_first``: torch.sparse.sum's form,
+    which coalesces first (``Tensor.sum`` does not)."""
     s = input._array
+    if merge_first and not s.coalesced and s.values.dtype._category < _dtype._FLOAT:
+        # torch coalesces first: duplicates of bool values merge ("any") and small integers
+        # wrap in their own dtype before the (int64) sum
+        s = coalesce(input)._array
     values = s.values if dtype is None else s.values.to(dtype)
     if dim is None:
         return values.sum()

@@ -135,7 +135,7 @@ def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
 def sum(input, dim=None, dtype=None):
     """Sum of a sparse tensor's values: a dense 0-d tensor, or over ``dim`` (sparse while
     sparse dimensions remain)."""
-    return _sparse_sum(input, dim, dtype)
+    return _sparse_sum(input, dim, dtype, merge_first=True)
 
 
 def softmax(input, dim, *, dtype=None):
