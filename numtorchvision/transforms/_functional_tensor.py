@@ -233,8 +233,8 @@ def posterize(img, bits):
     if img.dtype != torch.uint8:
         raise TypeError(f"Only torch.uint8 image tensors are supported, but found {img.dtype}")
     _assert_channels(img, [1, 3])
-    keep = (0xFF << (8 - bits)) & 0xFF  # the top `bits` bits
-    return torch.bitwise_and(img, torch.tensor(keep, dtype=torch.uint8, device=img.device))
+    # the top ``bits`` bits, by torchvision's formula (so a float ``bits`` gives its mask too)
+    return img & -int(2 ** (8 - bits))
 
 
 def solarize(img, threshold):

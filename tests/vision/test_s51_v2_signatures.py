@@ -127,3 +127,38 @@ def test_adjust_brightness_bad_factor_type_error_text():
     with pytest.raises(TypeError) as got:
         NF.adjust_brightness(nt_tv.Image(numtorch.rand(3, 2, 2)), (1, 2))
     assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("bits", [0, 1, 3, 8, 1.5, 0.0, 1e-3, 9, -2, True])
+def test_v1_posterize_mask_formula(bits):
+    # torchvision's v1 tensor kernel ANDs with -int(2 ** (8 - bits)): a float ``bits`` gives
+    # a mask too (numtorchvision raised TypeError on ``<<`` with a float)
+    import torchvision.transforms.functional as TF1
+
+    import numtorchvision.transforms.functional as NF1
+
+    x = torch.randint(0, 256, (3, 4, 5), dtype=torch.uint8,
+                      generator=torch.Generator().manual_seed(0))
+    def outcome(F, img):
+        try:
+            return "ok", F.posterize(img, bits).tolist()
+        except Exception as e:  # noqa: BLE001 (compared)
+            return type(e).__name__, str(e)
+
+    assert outcome(NF1, numtorch.from_numpy(x.numpy().copy())) == outcome(TF1, x)
+
+
+@pytest.mark.parametrize("bits", [300, -2, 9, 0])
+def test_v2_posterize_pil_uses_pillows_check(bits):
+    import numpy as np
+    from PIL import Image
+
+    img = Image.fromarray(np.arange(60, dtype=np.uint8).reshape(4, 5, 3))
+
+    def outcome(F):
+        try:
+            return "ok", np.asarray(F.posterize(img, bits)).tolist()
+        except Exception as e:  # noqa: BLE001 (compared)
+            return type(e).__name__, str(e)
+
+    assert outcome(NF) == outcome(TF)

@@ -6,6 +6,7 @@ import inspect
 import numtorch as torch
 
 from .... import tv_tensors
+from ... import _functional_pil as _FP
 from ... import functional as F1
 from ..._functional_tensor import _max_value
 from ._misc import _num_value_bits, to_dtype_image
@@ -373,7 +374,7 @@ for _functional_, _kernel in ((adjust_saturation, adjust_saturation_image),
     _register(_functional_, *_KINDS)(_kernel)
 
 
-@_tensor_kernel(F1.posterize)
+@_tensor_kernel(_FP.posterize)  # (v2 hands PIL images to Pillow without v1's range check)
 def posterize_image(image, bits):
     """Any dtype and channel count: floats snap down to ``2**bits`` levels of [0, 1),
     integers keep the top ``bits`` of their value bits."""
