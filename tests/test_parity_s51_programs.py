@@ -407,3 +407,20 @@ def _generated_file_names(lib):
 
 def test_fx_generated_code_file_names():
     assert _generated_file_names(numtorch) == _generated_file_names(torch)
+
+
+def _export_ranges(lib):
+    class M(lib.nn.Module):
+        def forward(self, x):
+            return x.sum(1)
+
+    x = lib.ones(4, 3)
+    Dim = lib.export.Dim
+    specs = [Dim("b", min=0, max=8), Dim("b", min=1, max=8), Dim("b", min=3), Dim("b"),
+             Dim("b", max=16), Dim.AUTO, Dim.DYNAMIC]
+    return [str(list(lib.export.export(M(), (x,), dynamic_shapes={"x": {0: s}})
+                     .range_constraints.values())) for s in specs]
+
+
+def test_export_range_constraints_of_named_dims():
+    assert _export_ranges(numtorch) == _export_ranges(torch)

@@ -396,7 +396,9 @@ def export(mod, args, kwargs=None, *, dynamic_shapes=None, strict=False,
             members = groups.setdefault(group, ([], lo, hi, auto))[0]
             members.append((user_index[name], dim))
             dyn_dims[(name, dim)] = group
-            group_range[group] = (max(lo, 2), hi)
+            # a named Dim keeps the range it was given (min 0 by default); AUTO and DYNAMIC
+            # sizes are reported from 2, as torch reports them
+            group_range[group] = (lo if gname else max(lo, 2), hi)
 
     # the traces run the real model: keep its state and the random stream as they were
     saved = [(t, t.detach().clone()) for t in known[:len(known) - len(user)]]
