@@ -39,7 +39,9 @@ __all__ = ["QArray", "PerTensor", "PerChannel", "quantize_per_tensor_array",
 
 _QUANTIZED_CPU = ("Could not run '{}' with arguments from the 'QuantizedCPU' backend. This "
                   "could be because the operator doesn't exist for this backend, or was omitted "
-                  "during the selective/custom build process (if using custom build).")
+                  "during the selective/custom build process (if using custom build). If you "
+                  "are a Facebook employee using PyTorch on mobile, please visit "
+                  "https://fburl.com/ptmfixes for possible resolutions.")
 _STRIDES_ERROR = "Setting strides is possible only on uniformly quantized tensor"
 _CAT_PER_CHANNEL = "Only per-tensor quantization is supported in 'cat'!"
 

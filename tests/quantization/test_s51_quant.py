@@ -384,3 +384,36 @@ def _qindex_put(T, case):
 def test_quantized_index_put(case):
     # index_put/index_put_ of float values into a quantized tensor crashed (TypeError)
     assert _qindex_put(nt, case) == _qindex_put(torch, case)
+
+
+_MATMUL_CASES = {
+    "mm": lambda T, q2, q3: T.mm(q2, T.ones(4, 3)),
+    "mm_both": lambda T, q2, q3: q2 @ q2.t(),
+    "float_at_quantized": lambda T, q2, q3: T.ones(3, 2) @ q2,
+    "bmm": lambda T, q2, q3: q3 @ T.ones(2, 4, 3),
+    "matmul_3d_2d": lambda T, q2, q3: q3 @ T.ones(4, 3),
+    "linear_2d": lambda T, q2, q3: T.nn.functional.linear(q2, T.ones(3, 4)),
+    "linear_3d": lambda T, q2, q3: T.nn.functional.linear(q3, T.ones(3, 4)),
+    "linear_quantized_weight": lambda T, q2, q3: T.nn.functional.linear(T.ones(2, 4), q2),
+    "linear_bias": lambda T, q2, q3: T.nn.functional.linear(q2, T.ones(3, 4), T.ones(3)),
+    "mv": lambda T, q2, q3: q2 @ T.ones(4),
+}
+
+
+def _qmatmul(T, case):
+    vals = T.tensor([0.1, -0.2, 0.3, 0.4, -0.5, 0.6, 0.7, -0.8])
+    q2 = T.quantize_per_tensor(vals.reshape(2, 4), 0.05, 128, T.quint8)
+    q3 = T.quantize_per_tensor(T.cat([vals, vals]).reshape(2, 2, 4), 0.05, 128, T.quint8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            _MATMUL_CASES[case](T, q2, q3)
+        except Exception as e:  # noqa: BLE001
+            return type(e).__name__, _first_line(str(e).split("\n")[0])
+    return "ok"
+
+
+@pytest.mark.parametrize("case", sorted(_MATMUL_CASES))
+def test_quantized_matmul_refused(case):
+    # numtorch's dtype checks raised KeyError('quint8') for a quantized operand
+    assert _qmatmul(nt, case) == _qmatmul(torch, case)

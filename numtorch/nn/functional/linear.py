@@ -95,6 +95,10 @@ def _linear_general(input, weight, bias):
         if input.dtype is not weight.dtype:
             raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
                                f"{disp[input.dtype.name]} and {disp[weight.dtype.name]}")
+    if input.is_quantized or weight.is_quantized:  # no QuantizedCPU mm kernel
+        from ..._quantized_array import not_supported
+
+        raise not_supported("mm.out")
     if input.dtype is not weight.dtype:
         cpp = _dtype._CPP_TYPE
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
