@@ -361,6 +361,10 @@ class SparseTensor(ValuesAutograd, Tensor):
         return _nt.ops.sparse_ops.div(self, other)
 
     def __neg__(self):
+        if self._array.values.dtype is _nt.bool:  # (torch's dense refusal; -1 * would count)
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
+                               "If you are trying to invert a mask, use the `~` or "
+                               "`logical_not()` operator instead.")
         return _nt.ops.sparse_ops.mul(self, -1)
 
     def __matmul__(self, other):

@@ -632,3 +632,19 @@ def test_sparse_sums_small_dtypes(name):
             return _COO_SUMS[name](t, s)
 
     same(fn)
+
+
+@pytest.mark.parametrize("form", ["operator", "method", "function", "int_operator"])
+def test_sparse_bool_negation(form):
+    def fn(t):
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            vals = t.tensor([1, 2]) if form == "int_operator" else t.tensor([True, False])
+            s = t.sparse_coo_tensor(t.tensor([[0, 1]]), vals, (2,))
+            r = {"operator": lambda: -s, "method": lambda: s.neg(),
+                 "function": lambda: t.neg(s), "int_operator": lambda: -s}[form]()
+            return r.to_dense()
+
+    same(fn)
