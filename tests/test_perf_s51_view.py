@@ -196,3 +196,56 @@ def test_where_scalar_other(dt, value):
         except Exception as e:  # noqa: BLE001
             res.append((type(e).__name__, str(e)))
     assert res[0] == res[1]
+
+
+_VIEW_CASES = [
+    ((1, 8, 48), (slice(None), slice(None), slice(16, 32)), (1, 8, 4, 4)),
+    ((1, 8, 48), (slice(None), slice(None), slice(16, 32)), (1, 8, 1, 16)),
+    ((1, 8, 48), (slice(None), slice(None), slice(16, 32)), (8, 1, 16, 1)),
+    ((1, 8, 48), (slice(None), slice(None), slice(0, 16)), (1, 1, 8, 16)),
+    ((4, 1, 6), (slice(None), slice(None), slice(0, 3)), (2, 2, 1, 3)),
+    ((3, 1, 8), (slice(None, None, 2), slice(None), slice(None)), (2, 1, 1, 8)),
+    ((2, 6, 4), (slice(None), slice(1, 5), slice(None)), (2, 1, 4, 4, 1)),
+    ((2, 6, 4), (slice(None), slice(1, 5), slice(None)), (2, 16)),
+]
+
+
+@pytest.mark.parametrize("case", range(len(_VIEW_CASES)))
+def test_view_strides_with_size1_dims(case):
+    """A view with size-1 dims of a strided tensor gets torch's strides (``view_strides``,
+    now remembered per (shape, strides, new shape)): twice each, so the second call reads
+    the remembered result; also the error when no view exists, and the gradient."""
+    shape, index, new = _VIEW_CASES[case]
+    x = RNG.standard_normal(shape).astype(np.float32)
+    res = []
+    for lib in (torch, numtorch):
+        t = lib.tensor(x, requires_grad=True)
+        out = []
+        for _ in range(2):
+            p = t[index]
+            try:
+                v = p.view(new)
+            except Exception as e:  # noqa: BLE001
+                out.append((type(e).__name__, str(e)))
+                continue
+            out.append((v.stride(), v.storage_offset(), v.grad_fn.name(), v._base is t,
+                        v.detach().numpy().tolist()))
+            v.sum().backward()
+        out.append(None if t.grad is None else t.grad.numpy().tolist())
+        res.append(out)
+    assert res[0] == res[1]
+
+
+def test_view_strides_memo_is_bounded():
+    from numtorch.ops import shape
+
+    t = numtorch.randn(1, 8, 64)[:, :, :32]
+    for c in range(1, 40):
+        shape._VIEW_STRIDES_MAX, keep = 8, shape._VIEW_STRIDES_MAX
+        try:
+            n = 32 // (1 if c % 2 else 2)
+            v = t.view(1, 8, 32 // n, n)
+            assert v.stride() == torch.randn(1, 8, 64)[:, :, :32].view(1, 8, 32 // n, n).stride()
+            assert len(shape._VIEW_STRIDES) <= 8
+        finally:
+            shape._VIEW_STRIDES_MAX = keep

@@ -146,7 +146,20 @@ class Reshape(Op):
             return tuple(s for i, s in enumerate(st) if i not in dims)
         if not x.ndim:  # a 0-d tensor's views are unit-strided in torch
             return (x.itemsize,) * len(self.shape)
-        return view_strides(x.shape, st, self.shape)
+        # view_strides is a pure function of these tuples (a Python walk over the dims, ~1 us):
+        # the few shapes a program views repeatedly are remembered
+        key = (x.shape, st, self.shape)
+        try:
+            return _VIEW_STRIDES[key]
+        except KeyError:
+            pass
+        except TypeError:  # (an unhashable shape: computed each time)
+            return view_strides(x.shape, st, self.shape)
+        strides = view_strides(x.shape, st, self.shape)
+        if len(_VIEW_STRIDES) >= _VIEW_STRIDES_MAX:
+            _VIEW_STRIDES.clear()
+        _VIEW_STRIDES[key] = strides
+        return strides
 
     def backward(self, grad):
         return grad.reshape(self.in_shape)
@@ -155,6 +168,10 @@ class Reshape(Op):
         # (einops-style rearranges chain several views: the composed backward recorded a
         # node per view just to reshape an array)
         return g.reshape(self.in_shape)
+
+
+_VIEW_STRIDES = {}  # (shape, byte strides, new shape) -> view_strides' result
+_VIEW_STRIDES_MAX = 1024
 
 
 def _reshape_copying_runs(x, shape):
