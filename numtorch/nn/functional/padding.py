@@ -121,6 +121,25 @@ def _check_nonconstant(input, mode, pairs):
         raise RuntimeError(f"input ({ins}) is too small. Calculated output {res}")
 
 
+def _check_fill(dtype, value):
+    """torch reads the fill as a double and refuses one outside an integer dtype's range (or
+    not finite) before padding: 'value cannot be converted to type uint8_t without overflow'."""
+    if value is None or isinstance(value, complex) or dtype.name not in (
+            "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64"):
+        return
+    import math
+
+    import numpy as np
+
+    from ...ops.products import _SCALAR_CTYPE
+
+    v = float(value)
+    info = np.iinfo(dtype.name)
+    if not math.isfinite(v) or not info.min <= v <= info.max:
+        raise RuntimeError(f"value cannot be converted to type "
+                           f"{_SCALAR_CTYPE.get(dtype.name, dtype.name)} without overflow")
+
+
 def pad(input, pad, mode="constant", value=None):
     """Pad the last dims of ``input``.
 
@@ -150,6 +169,7 @@ def pad(input, pad, mode="constant", value=None):
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
     if mode == "constant":
+        _check_fill(input.dtype, value)
         if input.is_quantized:
             from ..._quantized_ops_float import constant_pad  # torch's quantized padding
 
