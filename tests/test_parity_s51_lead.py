@@ -146,3 +146,18 @@ def test_dataloader_iterator_attribute_as_torch():
     assert plain._iterator is None
     list(plain)
     assert plain._iterator is None  # only persistent workers keep an iterator
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_det_gradient_of_non_finite_matrices_as_torch(dtype, create_graph):
+    nan, inf = float("nan"), float("inf")
+    for m in ([[nan, 1.0], [0.0, 1.0]], [[inf, 1.0], [2.0, 1.0]],
+              [[[nan, 1.0], [0.0, 1.0]], [[1.0, 2.0], [3.0, 4.0]]]):
+        out = []
+        for lib in (torch, numtorch):
+            x = lib.tensor(m, dtype=getattr(lib, dtype), requires_grad=True)
+            d = lib.linalg.det(x)
+            g, = lib.autograd.grad(d.sum(), x, create_graph=create_graph)
+            out.append((str(d.tolist()), str(g.tolist())))
+        assert out[0] == out[1]

@@ -350,6 +350,9 @@ def _well_conditioned(xp, a, d, inv, skip=None):
     eps = float(np.finfo(a.real.dtype).eps)
     cond = xp.abs(a).sum(-2).max(-1) * xp.abs(inv).sum(-2).max(-1)
     ok = (d != 0) & (cond * math.sqrt(eps) <= 1)
+    # a matrix with a NaN or inf: its inverse-based gradient is NaN, as torch's (the SVD
+    # form would refuse it)
+    ok |= ~xp.isfinite(a).all(axis=(-2, -1))
     if skip is not None:
         ok |= skip
     return bool(ok.all())
