@@ -115,7 +115,9 @@ class Polygamma(_Special):
             neg = x < 0
             if neg.any():
                 s = xp.sin(np.pi * x)
-                return xp.where(neg, np.pi ** 2 / (s * s) - helpers.polygamma(1, 1 - x),
+                # the reflected term only at negative x (1 - x of a large positive x is
+                # itself in SciPy's slow range)
+                return xp.where(neg, np.pi ** 2 / (s * s) - helpers.polygamma(1, xp.where(neg, 1 - x, 1)),
                                 helpers.polygamma(1, xp.where(neg, 1, x)))
             return helpers.polygamma(1, x)
         # torch gives NaN at +inf for n >= 2 (SciPy the limit, 0)
