@@ -374,7 +374,8 @@ def _from_zero(xp, x, d):
     """``x`` with its first entries along ``d`` taken as ``0 + x``: torch's running sums start
     from a zero, so a line of -0.0s sums to +0.0s (NumPy's keep -0.0). Copies only when a
     first entry is a zero."""
-    if x.dtype.kind not in "fc" or x.ndim == 0 or x.shape[d] == 0:
+    if x.dtype.kind not in "fc" or x.ndim == 0 or x.shape[d] == 0 or \
+            not type(x).__module__.startswith(("numpy", "cupy")):  # (sparse: torch refuses)
         return x
     first = xp.take(x, [0], axis=d)
     if not (first == 0).any():  # (a zero of either sign: rare, and cheaper to test)
