@@ -484,6 +484,24 @@ def _in_format(arr, memory_format):
     return arr if memory_format is None else _layout.array_in_format(arr, memory_format)
 
 
+def _quantized_like(input, dtype, fill):
+    """ones_like / full_like / empty_like of a quantized tensor: its quantizer kept, ``fill``
+    quantized onto it (torch refuses another dtype, and zeros_like, which runs zero_)."""
+    if dtype is not None and dtype is not input.dtype:
+        cpp = _dtype._CPP_TYPE
+        raise RuntimeError(
+            "It is currently not supported to specify a dtype that doesn't match the input "
+            f"tensor's dtype via empty_like.  Specified: {cpp.get(dtype.name, 'c10::' + dtype.name)}"
+            f" Input tensor's dtype: c10::{input.dtype.name}")
+    if fill is None:
+        from ._quantized_array import not_supported
+
+        raise not_supported("zero_")
+    out = input.detach().clone()
+    out._array[...] = fill
+    return out
+
+
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                pin_memory=False, memory_format=None):
     """Return zeros with the shape (and by default the dtype and device) of ``input``.
@@ -492,6 +510,8 @@ def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
         >>> torch.zeros_like(torch.ones(2, dtype=torch.int32))
         tensor([0, 0], dtype=torch.int32)
     """
+    if isinstance(input, Tensor) and input.is_quantized:
+        return _quantized_like(input, dtype, None)
     dt, dev, order = _like(input, dtype, device, memory_format, "zeros_like", pin_memory)
     if input.__class__ is not Tensor and input.layout is _layout.sparse_coo:
         return _sparse_like(input, dt, layout, requires_grad)
@@ -507,6 +527,8 @@ def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
         >>> torch.ones_like(torch.zeros(2))
         tensor([1., 1.])
     """
+    if isinstance(input, Tensor) and input.is_quantized:
+        return _quantized_like(input, dtype, 1.0)
     dt, dev, order = _like(input, dtype, device, memory_format, "ones_like", pin_memory)
     return _made_like(input, dt, dev, order, requires_grad,
                       lambda xp, a, d, o: xp.ones_like(a, dtype=d, order=o))
@@ -520,6 +542,8 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
         >>> torch.empty_like(torch.zeros(2, 3)).shape
         torch.Size([2, 3])
     """
+    if isinstance(input, Tensor) and input.is_quantized:
+        return _quantized_like(input, dtype, 0.0)
     dt, dev, order = _like(input, dtype, device, memory_format, "empty_like", pin_memory)
     if input.__class__ is not Tensor and input.layout is _layout.sparse_coo:
         return _sparse_like(input, dt, layout, requires_grad)
@@ -535,6 +559,8 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None,
         >>> torch.full_like(torch.zeros(2, dtype=torch.int64), 2.7)
         tensor([2, 2])
     """
+    if isinstance(input, Tensor) and input.is_quantized:
+        return _quantized_like(input, dtype, float(fill_value))
     dt, dev, order = _like(input, dtype, device, memory_format, "full_like", pin_memory)
     value = _fill_value(fill_value, "full_like")
     _check_fits(np.asarray(value), dt, c_names=True)

@@ -417,3 +417,41 @@ def _qmatmul(T, case):
 def test_quantized_matmul_refused(case):
     # numtorch's dtype checks raised KeyError('quint8') for a quantized operand
     assert _qmatmul(nt, case) == _qmatmul(torch, case)
+
+
+_LIKE_CASES = {
+    "empty_like": lambda T, qa, qc: T.empty_like(qa),
+    "empty_like_per_channel": lambda T, qa, qc: T.empty_like(qc),
+    "ones_like": lambda T, qa, qc: T.ones_like(qa),
+    "ones_like_per_channel": lambda T, qa, qc: T.ones_like(qc),
+    "full_like": lambda T, qa, qc: T.full_like(qa, 0.33),
+    "full_like_saturating": lambda T, qa, qc: T.full_like(qa, 100.0),
+    "zeros_like": lambda T, qa, qc: T.zeros_like(qa),
+    "empty_like_float": lambda T, qa, qc: T.empty_like(qa, dtype=T.float32),
+    "ones_like_qint8": lambda T, qa, qc: T.ones_like(qa, dtype=T.qint8),
+    "full_like_double": lambda T, qa, qc: T.full_like(qa, 0.5, dtype=T.float64),
+}
+
+
+def _qlike(T, case):
+    qa = T.quantize_per_tensor(T.tensor([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]]), 0.05, 128,
+                               T.quint8)
+    qc = T.quantize_per_channel(T.tensor([[0.5, -0.3], [0.2, 0.1], [1.0, -1.0]]),
+                                T.tensor([0.1, 0.2, 0.3]), T.tensor([0, 1, 2]), 0, T.qint8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            y = _LIKE_CASES[case](T, qa, qc)
+        except Exception as e:  # noqa: BLE001
+            return type(e).__name__, _first_line(str(e).split("\n")[0])
+    params = (y.q_scale(), y.q_zero_point()) if y.qscheme() == T.per_tensor_affine else \
+        (y.q_per_channel_scales().tolist(), y.q_per_channel_axis())
+    ints = None if case.startswith("empty") else y.int_repr().tolist()
+    return str(y.dtype).split(".")[-1], tuple(y.shape), params, ints
+
+
+@pytest.mark.parametrize("case", sorted(_LIKE_CASES))
+def test_quantized_like_factories(case):
+    # empty_like / ones_like / full_like of a quantized tensor raised (NotImplementedError,
+    # TypeError) where torch keeps its quantizer
+    assert _qlike(nt, case) == _qlike(torch, case)
