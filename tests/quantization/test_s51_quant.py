@@ -455,3 +455,31 @@ def test_quantized_like_factories(case):
     # empty_like / ones_like / full_like of a quantized tensor raised (NotImplementedError,
     # TypeError) where torch keeps its quantizer
     assert _qlike(nt, case) == _qlike(torch, case)
+
+
+_DROPOUT_CASES = {
+    "p0": lambda T, q: T.nn.functional.dropout(q, 0.0, training=True),
+    "eval": lambda T, q: T.nn.functional.dropout(q, 0.5, training=False),
+    "p1": lambda T, q: T.nn.functional.dropout(q, 1.0, training=True),
+    "half": lambda T, q: T.nn.functional.dropout(q, 0.5, training=True),
+    "inplace": lambda T, q: T.nn.functional.dropout(q, 0.5, training=True, inplace=True),
+    "dropout2d": lambda T, q: T.nn.functional.dropout2d(q[None], 0.5, training=True),
+    "module": lambda T, q: T.nn.Dropout(0.5)(q),
+    "alpha": lambda T, q: T.nn.functional.alpha_dropout(q, 0.5, True),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_DROPOUT_CASES))
+def test_quantized_dropout_training(case):
+    # training-mode dropout of a quantized tensor raised TypeError from numtorch's noise
+    def run(T):
+        q = T.quantize_per_tensor(T.tensor([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]]), 0.05, 128,
+                                  T.quint8)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                y = _DROPOUT_CASES[case](T, q)
+            except Exception as e:  # noqa: BLE001
+                return type(e).__name__, _first_line(str(e).split("\n")[0])
+        return y.int_repr().tolist()
+    assert run(nt) == run(torch)

@@ -106,6 +106,10 @@ def _dropout(input, p, training, inplace, feature, alpha):
     """The shared core: plain/feature and standard/alpha dropout on checked arguments."""
     if p == 0 or not training:
         return input
+    if input.is_quantized:  # no QuantizedCPU kernel for the noise (torch's error)
+        from ..._quantized_array import not_supported
+
+        raise not_supported("zero_" if p == 1 else "bernoulli_.float")
     # not while numtorch.onnx records: its trace must see the random fill as a node
     if not (inplace or feature or alpha) and 0 < p < 1 and type(input._array) is np.ndarray \
             and (input._array.dtype == np.float32 or input._array.dtype == np.float64) \
