@@ -37,3 +37,33 @@ def test_trigamma_mixed_signs_reflects_only_negatives(monkeypatch, dtype):
     u = _ulps(got, want)
     # torch's trigamma series is not correctly rounded: agreement to a few ulps relative
     assert np.allclose(got, want, rtol=1e-6 if dtype == "float32" else 1e-9, atol=0), (got, want, u)
+
+
+def test_i0_float32_bits_like_torch():
+    # torch's float32 I0 evaluates the Chebyshev series in float32; numtorch rounded SciPy's
+    # float64 value, which differed in ~57% of values (and at 0: torch 0.99999994, +-inf: NaN)
+    x = np.concatenate([np.linspace(-30, 30, 12001), [0.0, -0.0, 1e-30, 8.0, -8.0, 88.0, 100.0,
+                                                     np.inf, -np.inf, np.nan]]).astype(np.float32)
+    want = torch.special.i0(torch.from_numpy(x)).numpy()
+    for fn in (numtorch.special.i0, numtorch.i0, lambda t: t.i0()):
+        got = fn(numtorch.from_numpy(x.copy())).numpy()
+        assert got.dtype == np.float32
+        nan = np.isnan(want)
+        assert np.array_equal(np.isnan(got), nan)
+        same = got[~nan].view(np.int32) == want[~nan].view(np.int32)
+        assert same.mean() > 0.995, same.mean()
+        assert _ulps(got[~nan], want[~nan]).max() <= 2
+        assert np.array_equal(got[-10:-3].view(np.int32), want[-10:-3].view(np.int32))
+
+
+def test_i0_float32_grad_and_float64_unchanged():
+    x = np.array([-3.0, 0.5, 9.0], np.float32)
+    a = numtorch.tensor(x, requires_grad=True)
+    numtorch.special.i0(a).sum().backward()
+    b = torch.tensor(x, requires_grad=True)
+    torch.special.i0(b).sum().backward()
+    assert np.allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-6)
+    x64 = np.linspace(-20, 20, 401)
+    got = numtorch.special.i0(numtorch.from_numpy(x64)).numpy()
+    want = torch.special.i0(torch.from_numpy(x64)).numpy()
+    assert got.dtype == np.float64 and np.allclose(got, want, rtol=1e-15)
