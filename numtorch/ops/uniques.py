@@ -91,6 +91,10 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False,  # noq
     """
     _check_tensor("unique", input)
     a = input._array
+    if input.is_quantized:  # no QuantizedCPU kernel (torch's error)
+        from .._quantized_array import not_supported
+
+        raise not_supported("_unique2" if dim is None else "unique_dim")
     if a.dtype.kind == "c":
         raise NotImplementedError(f'"unique" not implemented for '
                                   f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
@@ -143,6 +147,10 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     """
     _check_tensor("unique_consecutive", input)
     a = input._array
+    if input.is_quantized:
+        from .._quantized_array import not_supported
+
+        raise not_supported("unique_consecutive")
     if a.dtype.kind == "c":
         raise NotImplementedError(f'"unique" not implemented for '
                                   f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")

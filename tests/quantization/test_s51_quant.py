@@ -483,3 +483,24 @@ def test_quantized_dropout_training(case):
                 return type(e).__name__, _first_line(str(e).split("\n")[0])
         return y.int_repr().tolist()
     assert run(nt) == run(torch)
+
+
+@pytest.mark.parametrize("case", ["unique", "unique_method", "unique_dim",
+                                  "unique_consecutive", "unique_counts"])
+def test_quantized_unique_refused(case):
+    # torch has no QuantizedCPU unique kernel; numtorch raised TypeError from NumPy
+    def run(T):
+        q = T.quantize_per_tensor(T.tensor([[0.1, 0.1, 0.3], [0.4, 0.5, 0.1]]), 0.05, 128,
+                                  T.quint8)
+        f = {"unique": lambda: T.unique(q), "unique_method": lambda: q.unique(sorted=False),
+             "unique_dim": lambda: T.unique(q, dim=0),
+             "unique_consecutive": lambda: T.unique_consecutive(q),
+             "unique_counts": lambda: T.unique(q, return_counts=True)}[case]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                f()
+            except Exception as e:  # noqa: BLE001
+                return type(e).__name__, _first_line(str(e).split("\n")[0])
+        return "ok"
+    assert run(nt) == run(torch)
