@@ -387,25 +387,25 @@ def test_errors_match_torch(case):
 def test_ops_outside_the_implemented_set_raise_rather_than_differ():
     nn = nt.nn
 
-    class Norm(nn.Module):
+    class Mm(nn.Module):
         def __init__(self):
             super().__init__()
             self.fc = nn.Linear(4, 4)
-            self.ln = nn.LayerNorm(4)
 
         def forward(self, x):
-            return self.ln(self.fc(x))
+            y = self.fc(x)
+            return nt.matmul(y, y.t())
 
     q = nt.ao.quantization
-    with pytest.raises(NotImplementedError, match="LayerNorm"):
-        q.quantize_fx.prepare_fx(Norm().eval(), q.get_default_qconfig_mapping(),
+    with pytest.raises(NotImplementedError, match="matmul"):
+        q.quantize_fx.prepare_fx(Mm().eval(), q.get_default_qconfig_mapping(),
                                  (nt.ones(2, 4),))
-    # with a None qconfig for it, the rest is quantized and the LayerNorm stays float
-    mapping = q.get_default_qconfig_mapping().set_object_type(nn.LayerNorm, None)
-    prepared = q.quantize_fx.prepare_fx(Norm().eval(), mapping, (nt.ones(2, 4),))
+    # with a None qconfig for it, the rest is quantized and the matmul stays float
+    mapping = q.get_default_qconfig_mapping().set_object_type(nt.matmul, None)
+    prepared = q.quantize_fx.prepare_fx(Mm().eval(), mapping, (nt.ones(2, 4),))
     prepared(nt.ones(2, 4))
     converted = q.quantize_fx.convert_fx(prepared)
-    assert type(converted.ln).__name__ == "LayerNorm"
+    assert "torch.matmul" in converted.code
     assert type(converted.fc).__name__ == "Linear"  # quantized Linear
     assert "quantized" in type(converted.fc).__module__
 

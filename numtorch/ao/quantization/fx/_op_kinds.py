@@ -44,7 +44,7 @@ def _tables():
     linear_like = {nn.Linear, nni.LinearReLU, nnqat.Linear, nniqat.LinearReLU,
                    nniqat.LinearBn1d}
     module_lowered = {nn.BatchNorm2d, nn.BatchNorm3d, nni.BNReLU2d, nni.BNReLU3d, nn.Dropout,
-                      nn.ELU, nn.LeakyReLU, nn.Hardswish}
+                      nn.ELU, nn.LeakyReLU, nn.Hardswish, nn.LayerNorm}
     binary = {operator.add: "add", torch.add: "add", operator.mul: "mul", torch.mul: "mul"}
     relu_after_binary = {nn.ReLU, F.relu, torch.relu}
     share = set(_present(nn, ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
@@ -67,7 +67,7 @@ def _tables():
     fixed_neg1to1 = {nn.Tanh, torch.tanh, "tanh", "tanh_"}
     torch_only_static = set(_present(nn, [
         "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "InstanceNorm1d",
-        "InstanceNorm2d", "InstanceNorm3d", "LayerNorm", "GroupNorm", "PReLU", "Softmax"]))
+        "InstanceNorm2d", "InstanceNorm3d", "GroupNorm", "PReLU", "Softmax"]))
     torch_only_static |= set(_present(F, [
         "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
         "conv_transpose3d", "elu", "hardswish", "leaky_relu", "dropout", "group_norm",
@@ -181,7 +181,7 @@ def _special_lists():
     unsupported = set(_present(F, ["elu", "hardswish", "instance_norm", "layer_norm",
                                    "leaky_relu", "dropout"]))
     unsupported |= set(_present(nn, ["Softmax", "InstanceNorm1d", "InstanceNorm2d",
-                                     "InstanceNorm3d", "LayerNorm", "PReLU",
+                                     "InstanceNorm3d", "PReLU",
                                      "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]))
     return {"run": run, "module": module, "unsupported": unsupported}
 

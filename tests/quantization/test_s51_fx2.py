@@ -1,0 +1,126 @@
+"""FX graph mode quantization of more patterns (LayerNorm, ConvTranspose, ...) against real
+torch at test time: the same model, weights and calibration data through both; the prepared
+and converted code, the quantized modules, state_dict keys and int8 results must agree."""
+
+import warnings
+
+import numpy as np
+import pytest
+import torch
+import torch.ao.quantization.quantize_fx
+
+import numtorch as nt
+import numtorch.ao.quantization.quantize_fx
+
+warnings.filterwarnings("ignore", message=".*deprecated.*")
+warnings.filterwarnings("ignore", message=".*reduce_range.*")
+warnings.filterwarnings("ignore", message=".*quant_min.*")
+
+
+def _models(T):
+    nn = T.nn
+
+    class LnMid(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(8, 8)
+            self.ln = nn.LayerNorm(8)
+            self.fc2 = nn.Linear(8, 4)
+
+        def forward(self, x):
+            return self.fc2(self.ln(self.fc(x)))
+
+    class LnFirst(nn.Module):
+        """LayerNorm on the float input, without affine parameters, over two dims."""
+
+        def __init__(self):
+            super().__init__()
+            self.ln = nn.LayerNorm([3, 4], elementwise_affine=False)
+            self.fc = nn.Linear(4, 5)
+
+        def forward(self, x):
+            return self.fc(self.ln(x)).relu()
+
+    class LnOut(nn.Module):
+        """LayerNorm whose output leaves the model (dequantized), and a residual add."""
+
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(6, 6)
+            self.ln = nn.LayerNorm(6, eps=1e-3)
+
+        def forward(self, x):
+            y = self.fc(x)
+            return self.ln(y + x)
+
+    return {"ln_mid": (LnMid, (3, 8)), "ln_first": (LnFirst, (2, 3, 4)),
+            "ln_out": (LnOut, (4, 6))}
+
+
+def _pair(name, seed=0):
+    cls_t, shape = _models(torch)[name]
+    cls_n, _ = _models(nt)[name]
+    torch.manual_seed(seed)
+    tm = cls_t()
+    with torch.no_grad():
+        for pname, p in tm.named_parameters():
+            if pname.startswith("ln"):
+                p.uniform_(-1.0, 1.5)
+    nm = cls_n()
+    nm.load_state_dict({k: nt.tensor(v.detach().numpy()) for k, v in tm.state_dict().items()})
+    return tm, nm, shape
+
+
+def _batches(shape, n=2, seed=1):
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal(shape).astype(np.float32) for _ in range(n)]
+
+
+def _run(T, model, mapping, batches):
+    fx = T.ao.quantization.quantize_fx
+    prepared = fx.prepare_fx(model.eval(), mapping, (T.tensor(batches[0]),))
+    code = prepared.code
+    for b in batches:
+        prepared(T.tensor(b))
+    return code, fx.convert_fx(prepared)
+
+
+def _summary(model):
+    out = {}
+    for name, mod in model.named_modules():
+        entry = [type(mod).__name__]
+        if hasattr(mod, "scale") and hasattr(mod, "zero_point") and not callable(mod.scale):
+            entry += [float(mod.scale), int(mod.zero_point)]
+        out[name] = entry
+    return out
+
+
+def _check(name, kind="x86"):
+    tm, nm, shape = _pair(name)
+    batches = _batches(shape)
+    t_code, tq = _run(torch, tm, torch.ao.quantization.get_default_qconfig_mapping(kind),
+                      batches)
+    n_code, nq = _run(nt, nm, nt.ao.quantization.get_default_qconfig_mapping(kind), batches)
+    assert n_code == t_code
+    assert nq.code == tq.code
+    ts, ns = _summary(tq), _summary(nq)
+    assert sorted(ns) == sorted(ts)
+    for key in ts:
+        assert ns[key][0] == ts[key][0], key
+        if len(ts[key]) > 1:  # the scale may differ in its last float32 bit (float sums)
+            np.testing.assert_allclose(ns[key][1], ts[key][1], rtol=1e-6)
+            assert ns[key][2] == ts[key][2], key
+    assert list(nq.state_dict()) == list(tq.state_dict())
+    for b in _batches(shape, 2, seed=7):
+        t_out = tq(torch.tensor(b)).detach().numpy()
+        n_out = nq(nt.tensor(b)).detach().numpy()
+        assert n_out.dtype == t_out.dtype
+        np.testing.assert_allclose(n_out, t_out, rtol=5e-7, atol=0)
+    return tq, nq
+
+
+@pytest.mark.parametrize("name,kind", [("ln_mid", "x86"), ("ln_first", "x86"),
+                                       ("ln_out", "fbgemm"), ("ln_mid", "qnnpack")])
+def test_layer_norm_module_matches_torch(name, kind):
+    tq, nq = _check(name, kind)
+    assert type(nq.ln).__module__.replace("numtorch", "torch") == type(tq.ln).__module__
