@@ -340,6 +340,43 @@ def normalize_affine(cls, inputs, params, levels):
     return B.wrap(cls.apply(*args, **shift_params(params, levels)), levels)
 
 
+def _grown(a, sizes):
+    """A saved per-sample array repeated over the batch dims in front (a contiguous copy)."""
+    if a is None:
+        return None
+    xp = backend.xp_of(a)
+    return xp.ascontiguousarray(xp.broadcast_to(a, sizes + tuple(a.shape)))
+
+
+def normalize_affine_backward(cls, inputs, params, levels):
+    """The norms' backward with a batched output gradient (a Jacobian or Hessian of layer /
+    group / batch norm): the batch dims become extra leading dims of one call, the saved
+    statistics repeated over them, the weight and bias gradients kept per sample."""
+    gy, x = inputs[0], inputs[1]
+    if any(type(t) is BatchedTensor for t in inputs[1:]) or \
+            any(_has_logical(v) for v in params.values()):
+        return fallback(cls, inputs, params, levels)
+    k = len(levels)
+    sizes = _sizes(levels)
+    gyp = B.materialize(gy, levels)
+    p = dict(params)
+    p["dims"] = tuple(d + k if d >= 0 else d for d in params["dims"])
+    for key in ("data", "invstd", "mean"):
+        p[key] = _grown(params.get(key), sizes)
+    nd = x.dim()
+    for key in ("w_shape", "b_shape"):
+        if params.get(key) is not None:
+            p[key] = sizes + (1,) * (nd - len(params[key])) + tuple(params[key])
+    res = cls.apply(gyp, x.expand(tuple(gyp.shape)), *inputs[2:], **p)
+    res = res if type(res) is tuple else (res,)
+    out = []
+    for key, r in zip(params["outs"], res):
+        if key != "x":
+            r = r.reshape(sizes + tuple(params[key + "_shape"]))
+        out.append(B.wrap(r, levels))
+    return tuple(out) if len(out) > 1 else out[0]
+
+
 # ---------------------------------------------------------------------------------------------
 # losses: computed per element ("none") on the whole batch, then reduced per sample
 
@@ -603,6 +640,7 @@ def register(table, by_name):
                        ("CrossEntropyIndex", class_loss), ("NLLLoss", class_loss),
                        ("Conv", conv), ("ConvTranspose", conv),
                        ("NormalizeAffine", normalize_affine),
+                       ("NormalizeAffineBackward", normalize_affine_backward),
                        ("MaxPool", fold_first), ("AvgPool", fold_first),
                        ("Im2Col", fold_first), ("Col2Im", fold_first),
                        ("WindowMax", window_max), ("PoolScatter", pool_index),

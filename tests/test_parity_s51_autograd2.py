@@ -1,0 +1,56 @@
+"""Session 51 (autograd2) parity tests: Jacobians and Hessians through the norms' and the
+class losses' backward ops (numtorch must stay silent where torch has batching rules, with the
+same values), run under real torch and numtorch at test time."""
+
+import warnings
+from importlib import import_module
+
+import pytest
+
+from tests._compare_user_code import check
+
+
+def _silent(fn):
+    def run(lib):
+        with warnings.catch_warnings():
+            warnings.filterwarnings("error", message="vmap: there is no batching rule")
+            return fn(lib)
+    return run
+
+
+def _norm_case(lib, name):
+    F = lib.nn.functional
+    f = import_module(lib.__name__ + ".func")
+    g = lib.Generator().manual_seed(0)
+    x = lib.randn(3, 4, 5, generator=g)
+    w, b = lib.randn(4, 5, generator=g), lib.randn(4, 5, generator=g)
+    c = lib.randn(4, generator=g)
+    if name == "layer_norm_jacrev":
+        return f.jacrev(lambda a, ww, bb: F.layer_norm(a, (4, 5), ww, bb), argnums=(0, 1, 2))(
+            x, w, b)
+    if name == "layer_norm_last_dim_no_affine":
+        return f.jacrev(lambda a: F.layer_norm(a, (5,)))(x)
+    if name == "layer_norm_hessian":
+        return (f.hessian(lambda a: F.layer_norm(a, (5,), w[0], b[0]).pow(3).sum())(x[0]),
+                f.hessian(lambda ww: F.layer_norm(x, (4, 5), ww, b).sin().sum())(w))
+    if name == "layer_norm_jacfwd_of_grad":
+        return f.jacfwd(f.grad(lambda a: F.layer_norm(a, (5,), w[1]).pow(3).sum()))(x[1])
+    if name == "group_norm_jacrev":
+        return f.jacrev(lambda a, cc: F.group_norm(a, 2, cc, -cc), argnums=(0, 1))(x, c)
+    if name == "batch_norm_train_jacrev":
+        return f.jacrev(lambda a, cc: F.batch_norm(a, None, None, cc, cc.cos(), training=True),
+                        argnums=(0, 1))(x, c)
+    if name == "instance_norm_jacrev":
+        return f.jacrev(lambda a: F.instance_norm(a))(x)
+    if name == "per_sample_layer_norm_param_grads":  # vmap of grad of a jacobian-free model
+        return f.vmap(f.jacrev(lambda a, ww: F.layer_norm(a, (5,), ww).sum(0), argnums=1),
+                      (0, None))(x, w[0])
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("name", ["layer_norm_jacrev", "layer_norm_last_dim_no_affine",
+                                  "layer_norm_hessian", "layer_norm_jacfwd_of_grad",
+                                  "group_norm_jacrev", "batch_norm_train_jacrev",
+                                  "instance_norm_jacrev", "per_sample_layer_norm_param_grads"])
+def test_norm_jacobians_use_batching_rules(name):
+    check(_silent(lambda lib: _norm_case(lib, name)), rtol=1e-4, atol=1e-5)
