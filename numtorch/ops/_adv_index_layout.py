@@ -57,7 +57,7 @@ def adv_index_result(x, index, y):
     adv = [k for k, e in enumerate(entries) if e[0] == "adv"]
     arrays = [a for e in entries if e[0] == "adv" for a in e[1]]
     bshape = np.broadcast_shapes(*(a.shape for a in arrays))
-    idx_strides = [list(np.broadcast_to(a, bshape).strides) for a in arrays]
+    idx_b = [np.broadcast_to(a, bshape) for a in arrays]
     # each entry's dims in xb, and the broadcast index dims before or in place of them
     rest, pos = [], 0
     first = None
@@ -75,7 +75,12 @@ def adv_index_result(x, index, y):
     if len(rest) + nb != len(shape):
         return y
     src = rest[:at] + [0] * nb + rest[at:]
-    operands = [src] + [[0] * at + s + [0] * (len(rest) - at) for s in idx_strides]
+    # torch views each index with size-1 dims around it: where the result also has size 1
+    # there, that dim keeps the view's (non-zero) stride and takes part in the ranking
+    around = (1,) * at + bshape + (1,) * (len(rest) - at)
+    operands = [src] + [[st if n == 1 or at <= d < at + nb else 0
+                         for d, (n, st) in enumerate(zip(shape, b.reshape(around).strides))]
+                        for b in idx_b]
     perm = torch_order(shape, operands)
     want = tuple(strides_in_order(shape, perm, y.itemsize))
     if want == y.strides:
