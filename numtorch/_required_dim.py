@@ -36,3 +36,22 @@ class _MissingArg:
 
 
 missing_arg = _MissingArg()
+
+
+def check_missing(fname, **args):
+    """Raise torch's parser error for a call that left out required arguments (the
+    ``missing_arg`` defaults among ``args``, in signature order): "missing 1 required
+    positional arguments: "index"", "missing 2 required positional argument: "dim", "index"".
+    Called from a method's ``except`` clause only (the op has already failed on the default),
+    so the call that passed everything pays nothing. Returns when nothing is missing."""
+    names = list(args)
+    first = next((k for k, v in enumerate(args.values()) if v is missing_arg), None)
+    if first is None:
+        return
+    names = names[first:]  # (torch names every later one, even when given by keyword)
+    if len(names) == 1:
+        raise TypeError(f'{fname}() missing 1 required positional arguments: "{names[0]}"') \
+            from None
+    listed = ", ".join(f'"{n}"' for n in names)
+    raise TypeError(f"{fname}() missing {len(names)} required positional argument: {listed}") \
+        from None

@@ -14,6 +14,7 @@ import numtorch as _nt
 
 from ._grad_state import FUNC_EPOCHS as _FUNC_EPOCHS
 from ._required_dim import all_dims as _ALL_DIMS, missing_dim as _MISSING_DIM
+from ._required_dim import check_missing as _check_missing
 from ._required_dim import missing_arg as _MISSING_ARG
 from ._size import required_size_args as _required
 from ._size import size_args as _size_args
@@ -1209,24 +1210,42 @@ class _TensorMath:
                                 "ints size)\n")
         return _nt.ops.view(self, *_size_args(shape, kwargs, "size", "view"))
 
-    def view_as(self, other):
+    def view_as(self, other=_MISSING_ARG):
         """A view of this tensor with ``other``'s shape (``self.view(other.size())``)."""
-        return _nt.ops.view(self, other.shape)
+        try:
+            return _nt.ops.view(self, other.shape)
+        except Exception:
+            _check_missing("view_as", other=other)
+            _nt.ops._pointwise._check_tensor("view_as", other, "other", 2)
+            raise
 
     def reshape(self, *shape, **kwargs):
         return _nt.ops.reshape(self, *shape, **kwargs)
 
-    def reshape_as(self, other):
-        return _nt.ops.reshape(self, other.shape)
+    def reshape_as(self, other=_MISSING_ARG):
+        try:
+            return _nt.ops.reshape(self, other.shape)
+        except Exception:
+            _check_missing("reshape_as", other=other)
+            _nt.ops._pointwise._check_tensor("reshape_as", other, "other", 2)
+            raise
 
     def permute(self, *dims, **kwargs):
         return _nt.ops.permute(self, *dims, **kwargs)
 
-    def transpose(self, dim0, dim1):
-        return _nt.ops.transpose(self, dim0, dim1)
+    def transpose(self, dim0=_MISSING_ARG, dim1=_MISSING_ARG):
+        try:
+            return _nt.ops.transpose(self, dim0, dim1)
+        except Exception:
+            _check_missing("transpose", dim0=dim0, dim1=dim1)
+            raise
 
-    def transpose_(self, dim0, dim1):
-        return _nt.ops.restride_(self, _nt.ops.transpose, dim0, dim1)
+    def transpose_(self, dim0=_MISSING_ARG, dim1=_MISSING_ARG):
+        try:
+            return _nt.ops.restride_(self, _nt.ops.transpose, dim0, dim1)
+        except Exception:
+            _check_missing("transpose_", dim0=dim0, dim1=dim1)
+            raise
 
     swapaxes = swapdims = transpose
 
@@ -1239,9 +1258,14 @@ class _TensorMath:
     def expand(self, *sizes, **kwargs):
         return _nt.ops.expand(self, *_required(sizes, kwargs, "size", "expand"))
 
-    def expand_as(self, other):
+    def expand_as(self, other=_MISSING_ARG):
         """This tensor broadcast to ``other``'s shape without copying (``expand``)."""
-        return _nt.ops.expand(self, other.shape)
+        try:
+            return _nt.ops.expand(self, other.shape)
+        except Exception:
+            _check_missing("expand_as", other=other)
+            _nt.ops._pointwise._check_tensor("expand_as", other, "other", 2)
+            raise
 
     def broadcast_to(self, *size, **kwargs):
         """This tensor broadcast to ``size`` (a shape or the sizes one by one, as torch's
@@ -1254,17 +1278,27 @@ class _TensorMath:
     def squeeze_(self, dim=None):
         return _nt.ops.restride_(self, _nt.ops.squeeze, dim)
 
-    def unsqueeze(self, dim):
-        return _nt.ops.unsqueeze(self, dim)
+    def unsqueeze(self, dim=_MISSING_ARG):
+        try:
+            return _nt.ops.unsqueeze(self, dim)
+        except Exception:
+            _check_missing("unsqueeze", dim=dim)
+            raise
 
-    def unsqueeze_(self, dim):
-        return _nt.ops.restride_(self, _nt.ops.unsqueeze, dim)
+    def unsqueeze_(self, dim=_MISSING_ARG):
+        try:
+            return _nt.ops.restride_(self, _nt.ops.unsqueeze, dim)
+        except Exception:
+            _check_missing("unsqueeze_", dim=dim)
+            raise
 
     def flatten(self, start_dim=0, end_dim=-1):
         return _nt.ops.flatten(self, start_dim, end_dim)
 
     def unflatten(self, dim, sizes):
         return _nt.ops.unflatten(self, dim, sizes)
+
+    unflatten.__qualname__ = "Tensor.unflatten"
 
     def movedim(self, source, destination):
         return _nt.ops.movedim(self, source, destination)
@@ -1274,8 +1308,15 @@ class _TensorMath:
     def split(self, split_size, dim=0):
         return _nt.ops.split(self, split_size, dim)
 
-    def chunk(self, chunks, dim=0):
-        return _nt.ops.chunk(self, chunks, dim)
+    # torch defines these two in Python: its missing-argument errors name Tensor.split()
+    split.__qualname__ = "Tensor.split"
+
+    def chunk(self, chunks=_MISSING_ARG, dim=0):
+        try:
+            return _nt.ops.chunk(self, chunks, dim)
+        except Exception:
+            _check_missing("chunk", chunks=chunks)
+            raise
 
     def unbind(self, dim=0):
         return _nt.ops.unbind(self, dim)
@@ -1283,11 +1324,19 @@ class _TensorMath:
     def narrow(self, dim, start, length):
         return _nt.ops.narrow(self, dim, start, length)
 
-    def select(self, dim, index):
-        return _nt.ops.select(self, dim, index)
+    def select(self, dim=_MISSING_ARG, index=_MISSING_ARG):
+        try:
+            return _nt.ops.select(self, dim, index)
+        except Exception:
+            _check_missing("select", dim=dim, index=index)
+            raise
 
-    def unfold(self, dimension, size, step):
-        return _nt.ops.unfold(self, dimension, size, step)
+    def unfold(self, dimension=_MISSING_ARG, size=_MISSING_ARG, step=_MISSING_ARG):
+        try:
+            return _nt.ops.unfold(self, dimension, size, step)
+        except Exception:
+            _check_missing("unfold", dimension=dimension, size=size, step=step)
+            raise
 
     def repeat(self, *sizes, **kwargs):
         return _nt.ops.repeat(self, *_required(sizes, kwargs, "repeats", "repeat"))
@@ -1295,8 +1344,12 @@ class _TensorMath:
     def flip(self, *dims, **kwargs):
         return _nt.ops.flip(self, *dims, **kwargs)
 
-    def roll(self, shifts, dims=None):
-        return _nt.ops.roll(self, shifts, dims)
+    def roll(self, shifts=_MISSING_ARG, dims=None):
+        try:
+            return _nt.ops.roll(self, shifts, dims)
+        except Exception:
+            _check_missing("roll", shifts=shifts)
+            raise
 
     def stft(self, n_fft, *args, **kwargs):
         from .ops.spectral import stft
@@ -1309,11 +1362,19 @@ class _TensorMath:
         return istft(self, n_fft, *args, **kwargs)
 
     # -- indexing -------------------------------------------------------------------------------
-    def gather(self, dim, index, *, sparse_grad=False):
-        return _nt.ops.gather(self, dim, index, sparse_grad=sparse_grad)
+    def gather(self, dim=_MISSING_ARG, index=_MISSING_ARG, *, sparse_grad=False):
+        try:
+            return _nt.ops.gather(self, dim, index, sparse_grad=sparse_grad)
+        except Exception:
+            _check_missing("gather", dim=dim, index=index)
+            raise
 
-    def take_along_dim(self, indices, dim=None):
-        return _nt.ops.take_along_dim(self, indices, dim)
+    def take_along_dim(self, indices=_MISSING_ARG, dim=None):
+        try:
+            return _nt.ops.take_along_dim(self, indices, dim)
+        except Exception:
+            _check_missing("take_along_dim", indices=indices)
+            raise
 
     def argwhere(self):
         return _nt.ops.argwhere(self)
@@ -1324,14 +1385,26 @@ class _TensorMath:
     def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
         return _inplace(self, _nt.ops.scatter, dim, index, src, value=value, reduce=reduce)
 
-    def scatter_add(self, dim, index, src):
-        return _nt.ops.scatter_add(self, dim, index, src)
+    def scatter_add(self, dim=_MISSING_ARG, index=_MISSING_ARG, src=_MISSING_ARG):
+        try:
+            return _nt.ops.scatter_add(self, dim, index, src)
+        except Exception:
+            _check_missing("scatter_add", dim=dim, index=index, src=src)
+            raise
 
-    def scatter_add_(self, dim, index, src):
-        return _inplace(self, _nt.ops.scatter_add, dim, index, src)
+    def scatter_add_(self, dim=_MISSING_ARG, index=_MISSING_ARG, src=_MISSING_ARG):
+        try:
+            return _inplace(self, _nt.ops.scatter_add, dim, index, src)
+        except Exception:
+            _check_missing("scatter_add_", dim=dim, index=index, src=src)
+            raise
 
-    def index_select(self, dim, index):
-        return _nt.ops.index_select(self, dim, index)
+    def index_select(self, dim=_MISSING_ARG, index=_MISSING_ARG):
+        try:
+            return _nt.ops.index_select(self, dim, index)
+        except Exception:
+            _check_missing("index_select", dim=dim, index=index)
+            raise
 
     def masked_fill(self, mask, value):
         if type(self._array) is not _np.ndarray and self.is_quantized:
@@ -1347,8 +1420,12 @@ class _TensorMath:
             return _quantized(self, mask, value)
         return _nt.ops.inplace_writes.masked_fill_(self, mask, value)
 
-    def masked_select(self, mask):
-        return _nt.ops.masked_select(self, mask)
+    def masked_select(self, mask=_MISSING_ARG):
+        try:
+            return _nt.ops.masked_select(self, mask)
+        except Exception:
+            _check_missing("masked_select", mask=mask)
+            raise
 
     # sorting and selection (see numtorch/ops/sorting.py)
     def sort(self, *args, **kwargs):
@@ -1360,11 +1437,19 @@ class _TensorMath:
     def msort(self):
         return _nt.ops.msort(self)
 
-    def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's name
-        return _nt.ops.topk(self, k, dim, largest, sorted)
+    def topk(self, k=_MISSING_ARG, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's name
+        try:
+            return _nt.ops.topk(self, k, dim, largest, sorted)
+        except Exception:
+            _check_missing("topk", k=k)
+            raise
 
-    def kthvalue(self, k, dim=-1, keepdim=False):
-        return _nt.ops.kthvalue(self, k, dim, keepdim)
+    def kthvalue(self, k=_MISSING_ARG, dim=-1, keepdim=False):
+        try:
+            return _nt.ops.kthvalue(self, k, dim, keepdim)
+        except Exception:
+            _check_missing("kthvalue", k=k)
+            raise
 
     def median(self, dim=_ALL_DIMS, keepdim=False):
         return _nt.ops.median(self, dim, keepdim)
@@ -1425,17 +1510,33 @@ class _TensorMath:
     def renorm_(self, p, dim, maxnorm):
         return _inplace(self, _nt.ops.renorm, p, dim, maxnorm)
 
-    def index_add(self, dim, index, source, *, alpha=1):
-        return _nt.ops.index_add(self, dim, index, source, alpha=alpha)
+    def index_add(self, dim=_MISSING_ARG, index=_MISSING_ARG, source=_MISSING_ARG, *, alpha=1):
+        try:
+            return _nt.ops.index_add(self, dim, index, source, alpha=alpha)
+        except Exception:
+            _check_missing("index_add", dim=dim, index=index, source=source)
+            raise
 
-    def index_add_(self, dim, index, source, *, alpha=1):
-        return _inplace(self, _nt.ops.index_add, dim, index, source, alpha=alpha)
+    def index_add_(self, dim=_MISSING_ARG, index=_MISSING_ARG, source=_MISSING_ARG, *, alpha=1):
+        try:
+            return _inplace(self, _nt.ops.index_add, dim, index, source, alpha=alpha)
+        except Exception:
+            _check_missing("index_add_", dim=dim, index=index, source=source)
+            raise
 
-    def index_copy(self, dim, index, source):
-        return _nt.ops.index_copy(self, dim, index, source)
+    def index_copy(self, dim=_MISSING_ARG, index=_MISSING_ARG, source=_MISSING_ARG):
+        try:
+            return _nt.ops.index_copy(self, dim, index, source)
+        except Exception:
+            _check_missing("index_copy", dim=dim, index=index, source=source)
+            raise
 
-    def index_copy_(self, dim, index, source):
-        return _inplace(self, _nt.ops.index_copy, dim, index, source)
+    def index_copy_(self, dim=_MISSING_ARG, index=_MISSING_ARG, source=_MISSING_ARG):
+        try:
+            return _inplace(self, _nt.ops.index_copy, dim, index, source)
+        except Exception:
+            _check_missing("index_copy_", dim=dim, index=index, source=source)
+            raise
 
     def index_fill(self, dim, index, value):
         return _nt.ops.index_fill(self, dim, index, value)
@@ -1467,8 +1568,12 @@ class _TensorMath:
     def diag_embed(self, offset=0, dim1=-2, dim2=-1):
         return _nt.ops.diag_embed(self, offset, dim1, dim2)
 
-    def take(self, index):
-        return _nt.ops.take(self, index)
+    def take(self, index=_MISSING_ARG):
+        try:
+            return _nt.ops.take(self, index)
+        except Exception:
+            _check_missing("take", index=index)
+            raise
 
     def fill_diagonal_(self, fill_value, wrap=False):
         return _nt.ops.inplace_writes.fill_diagonal_(self, fill_value, wrap)

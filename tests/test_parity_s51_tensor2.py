@@ -1,0 +1,54 @@
+"""Parity fixes of probe 51 (tensor2): beginners' argument mistakes on tensor methods and torch
+functions raise torch's exception class and message (oracle: real torch at test time)."""
+
+import pytest
+
+from tests.oracle import same
+
+_ENV = "x = t.arange(6.).view(2, 3) - 2.5; i = t.tensor([0, 1]); ii = t.zeros(2, 3, dtype=t.long)"
+
+
+def _run(code):
+    def fn(t):
+        env = {"t": t, "torch": t}
+        exec(_ENV, env)  # noqa: S102 - fixed test strings
+        return eval(code, env)
+    return fn
+
+
+# -- 1. missing required arguments of tensor methods: torch's parser words -------------------
+
+_MISSING = [
+    "x.transpose()", "x.transpose(0)", "x.clone().transpose_(0)", "x.transpose(dim1=1)",
+    "x.unsqueeze()", "x.clone().unsqueeze_()", "x.gather()", "x.gather(0)",
+    "x.gather(index=ii)", "x.index_select(0)", "x.index_select()", "x.index_add(0, i)",
+    "x.clone().index_add_(0)", "x.topk()", "x.topk(dim=0)", "x.chunk()", "x.roll()",
+    "x.roll(dims=0)", "x.select(0)", "x.select()", "x.kthvalue()", "x.index_copy(0, i)",
+    "x.clone().index_copy_(0)", "x.take()", "x.masked_select()", "x.unfold(0, 1)",
+    "x.unfold()", "x.scatter_add(0, ii)", "x.clone().scatter_add_(0)", "x.view_as()",
+    "x.expand_as()", "x.reshape_as()", "x.take_along_dim()", "x.split()", "x.unflatten(0)",
+]
+
+
+@pytest.mark.parametrize("code", _MISSING)
+def test_missing_method_arguments(code):
+    same(_run(code))
+
+
+# the same methods still work (positional and keyword forms) and keep their other errors
+_WORKING = [
+    "x.transpose(0, 1)", "x.transpose(dim0=1, dim1=0)", "x.clone().transpose_(0, 1)",
+    "x.unsqueeze(dim=1)", "x.gather(1, ii)", "x.gather(dim=1, index=ii)", "x.index_select(1, i)",
+    "x.index_add(0, i, x)", "x.topk(2)", "x.topk(k=1, dim=0)", "x.chunk(2, 1)",
+    "x.roll(1)", "x.roll(shifts=1, dims=0)", "x.select(1, 2)", "x.kthvalue(2)",
+    "x.index_copy(0, i, x)", "x.take(i)", "x.masked_select(x > 0)", "x.unfold(1, 2, 1)",
+    "x.scatter_add(0, ii, x)", "x.view_as(x.t())", "x.expand_as(t.ones(4, 2, 3))",
+    "x.reshape_as(x.t())", "x.take_along_dim(ii, 1)", "x.split(1)", "x.unflatten(1, (3, 1))",
+    "x.transpose(0, 5)", "x.unsqueeze('a')", "x.gather(0, i)", "x.topk(7)", "x.select(0, 9)",
+    "x.view_as(3)", "x.expand_as(None)", "x.reshape_as([2, 3])", "x.index_add(0, source=x)", "x.roll(1.5)", "x.index_select(0, 1)", "x.chunk(0)",
+]
+
+
+@pytest.mark.parametrize("code", _WORKING)
+def test_methods_still_work(code):
+    same(_run(code))
