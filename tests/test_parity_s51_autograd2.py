@@ -54,3 +54,59 @@ def _norm_case(lib, name):
                                   "instance_norm_jacrev", "per_sample_layer_norm_param_grads"])
 def test_norm_jacobians_use_batching_rules(name):
     check(_silent(lambda lib: _norm_case(lib, name)), rtol=1e-4, atol=1e-5)
+
+
+def _loss_case(lib, name):
+    F = lib.nn.functional
+    f = import_module(lib.__name__ + ".func")
+    g = lib.Generator().manual_seed(0)
+    x = lib.randn(4, 5, generator=g)
+    t = lib.tensor([1, 0, 4, 2])
+    ti = lib.tensor([1, -100, 4, 2])
+    w = lib.rand(5, generator=g) + 0.5
+    w0 = lib.tensor([1.0, 0.0, 1.0, 1.0, 1.0])
+    img = lib.randn(2, 3, 2, 2, generator=g, dtype=lib.float64)
+    timg = lib.tensor([[[0, 2], [1, 1]], [[2, 2], [0, 1]]])
+
+    def signs(j):  # torch's signed zeros off the targets, compared too
+        return j, lib.signbit(j)
+
+    if name == "ce_mean_sum_none":
+        return (tuple(signs(f.jacrev(lambda a, r=r: F.cross_entropy(a, t, reduction=r))(x))
+                      for r in ("mean", "sum")),
+                f.jacrev(lambda a: F.cross_entropy(a, t, reduction="none"))(x))
+    if name == "ce_weight_ignore_smoothing":
+        return (f.jacrev(lambda a: F.cross_entropy(a, ti, weight=w))(x),
+                f.jacrev(lambda a: F.cross_entropy(a, ti, reduction="none",
+                                                   label_smoothing=0.2))(x),
+                signs(f.jacrev(lambda a: F.cross_entropy(a, t, weight=w,
+                                                         label_smoothing=0.1))(x)))
+    if name == "ce_zero_weights":  # 0/0 means: NaN gradients
+        return (f.jacrev(lambda a: F.cross_entropy(a, lib.tensor([1, 1, 1, 1]), weight=w0))(x),
+                signs(f.jacrev(lambda a: F.cross_entropy(a, t, weight=w0, reduction="sum"))(x)))
+    if name == "ce_spatial_float64":
+        return (f.jacrev(lambda a: F.cross_entropy(a, timg))(img),
+                f.jacrev(lambda a: F.cross_entropy(a, timg, reduction="none"))(img))
+    if name == "ce_hessian":
+        return (f.hessian(lambda a: F.cross_entropy(a, t))(x),
+                f.hessian(lambda a: F.cross_entropy(a, ti, weight=w, label_smoothing=0.1))(x))
+    if name == "ce_jacrev_chunked_and_vmapped":
+        return (f.jacrev(lambda a: F.cross_entropy(a, t, reduction="none"), chunk_size=3)(x),
+                f.vmap(f.jacrev(lambda a: F.cross_entropy(a, t)))(x.expand(2, 4, 5) * 2))
+    if name == "nll_jacrev":
+        lp = x.log_softmax(1)
+        return (signs(f.jacrev(lambda a: F.nll_loss(a, t))(lp)),
+                f.jacrev(lambda a: F.nll_loss(a, ti, weight=w, reduction="none"))(lp),
+                f.jacrev(lambda a: F.nll_loss(a, ti, weight=w0, reduction="sum"))(lp),
+                f.jacrev(lambda a: F.nll_loss(a, timg))(img.log_softmax(1)))
+    if name == "nll_hessian":
+        return (f.hessian(lambda a: F.nll_loss(a.log_softmax(1), t))(x),
+                f.hessian(lambda a: F.nll_loss(a.log_softmax(1), ti, weight=w))(x))
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("name", ["ce_mean_sum_none", "ce_weight_ignore_smoothing",
+                                  "ce_zero_weights", "ce_spatial_float64", "ce_hessian",
+                                  "ce_jacrev_chunked_and_vmapped", "nll_jacrev", "nll_hessian"])
+def test_class_loss_jacobians_use_batching_rules(name):
+    check(_silent(lambda lib: _loss_case(lib, name)), rtol=1e-4, atol=1e-6)

@@ -448,6 +448,65 @@ def class_loss(cls, inputs, params, levels):
     return B.wrap(_reduce(loss, k, red, denom), levels)
 
 
+def _tile0(a, total):
+    """A saved per-sample array (leading dim N) repeated ``total`` times along dim 0."""
+    if a is None or getattr(a, "ndim", 0) == 0:
+        return a
+    return backend.xp_of(a).tile(a, (total,) + (1,) * (a.ndim - 1))
+
+
+def _folded_grad(g, levels, total, tshape):
+    """The batched loss gradient ``g`` (per sample: a scalar, or one value per target) as one
+    value per target of the folded batch, ``(total * N, *rest)``."""
+    gp = B.materialize(g, levels)
+    k = len(levels)
+    if g.dim() == 0:
+        gp = gp.reshape(tuple(gp.shape[:k]) + (1,) * len(tshape))
+    gp = gp.expand(tuple(gp.shape[:k]) + tuple(tshape))
+    return gp.reshape((total * tshape[0],) + tuple(tshape[1:]))
+
+
+def class_loss_backward(cls, inputs, params, levels):
+    """The input gradient of cross_entropy / nll_loss with class indices for a batched output
+    gradient (their Jacobians and Hessians): the batch dims fold into the sample dim, each
+    sample's own gradient value spread over its targets, the saved per-target arrays repeated
+    (the same values, zeros and NaNs as one call per sample)."""
+    from ..ops.loss_ops import _target_index
+
+    nll = len(inputs) == 1
+    shape = tuple(params["shape"]) if nll else tuple(inputs[1].shape)
+    idx = params.get("idx")
+    if len(shape) < 2 or idx is None or idx[1] is None or \
+            any(type(t) is BatchedTensor for t in inputs[1:]) or \
+            any(_has_logical(v) for v in params.values()):
+        return fallback(cls, inputs, params, levels)
+    sizes = _sizes(levels)
+    total = int(np.prod(sizes))
+    n = shape[0]
+    tshape = (n,) + shape[2:]
+    g = _folded_grad(inputs[0], levels, total, tshape)
+    p = dict(params)
+    t = _tile0(idx[1], total)
+    p["idx"] = _target_index(backend.xp_of(t), t)
+    for key in ("wt", "e", "s", "a", "b", "c", "nan_at", "ignored"):
+        if key in p:
+            p[key] = _tile0(p[key], total)
+    if p.get("from_log") is not None:
+        p["from_log"] = tuple(_tile0(a, total) for a in p["from_log"])
+    if p.get("flat") is not None:
+        flat = p["flat"]
+        xp = backend.xp_of(flat)
+        step = xp.arange(total, dtype=flat.dtype) * int(np.prod(shape))
+        p["flat"] = (flat.reshape(1, -1) + step.reshape(-1, 1)).reshape(-1)
+    if nll:
+        p["shape"] = (total * n,) + shape[1:]
+        y = cls.apply(g, **p)
+    else:
+        x = inputs[1]
+        y = cls.apply(g, x.expand((total,) + shape).reshape((total * n,) + shape[1:]), **p)
+    return B.wrap(y.reshape(sizes + shape), levels)
+
+
 # ---------------------------------------------------------------------------------------------
 # randomness
 
@@ -638,6 +697,8 @@ def register(table, by_name):
                        ("PointwiseLoss", pointwise_loss), ("BinaryCrossEntropy", pointwise_loss),
                        ("BinaryCrossEntropyWithLogits", pointwise_loss),
                        ("CrossEntropyIndex", class_loss), ("NLLLoss", class_loss),
+                       ("CrossEntropyIndexBackward", class_loss_backward),
+                       ("NLLLossBackward", class_loss_backward),
                        ("Conv", conv), ("ConvTranspose", conv),
                        ("NormalizeAffine", normalize_affine),
                        ("NormalizeAffineBackward", normalize_affine_backward),
