@@ -64,6 +64,13 @@ def _alike(batch, elem):
 def _stack(arrays, like):
     from ....ops import stack
 
+    for a in arrays:
+        if a.__class__ is not Tensor:
+            # a subclass (a TVTensor under set_return_type('TVTensor'), a program's own
+            # class): torch.stack with its __torch_function__, as torch's collate calls it
+            from .... import stack as public_stack
+
+            return public_stack(arrays, 0)
     return stack(arrays, 0)
 
 
