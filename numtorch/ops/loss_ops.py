@@ -598,32 +598,29 @@ class BinaryCrossEntropyWithLogitsBackward(Op):
             # ((sigmoid(x) - t) * g) * w, then divided by the element count (in float32);
             # with pos_weight p, sigmoid(x) - t is ((p t + 1) - t) sigmoid(x) - p t
             f32 = np.float32
-            out = np.asarray(1 / (1 + np.exp(-x.astype(f32)))).astype(x.dtype)
-            if pw is None:
-                out = out - t
-            else:
-                pt = pw * t
-                out = ((pt + x.dtype.type(1)) - t) * out - pt
-            out = out * g
-            if self.weight is not None:
-                out = out * self.weight
+            sig = np.asarray(1 / (1 + np.exp(-x.astype(f32)))).astype(x.dtype)
+            out = self._scaled(sig, t, g)
             if self.factor is not None:
                 out = (out.astype(f32) / f32(round(1 / self.factor))).astype(x.dtype)
             return out
-        # torch's composition, so the bits match: sigmoid(x) - t (with pos_weight p:
-        # ((p t + 1) - t) sigmoid(x) - p t), times g, times the weight, then divided by the
-        # element count for 'mean' (the form 1 - t - sigmoid(-x) differs in the last bit)
-        sig = _sigmoid_array(xp, x.reshape(-1)).reshape(x.shape)
+        out = self._scaled(_sigmoid_array(xp, x.reshape(-1)).reshape(x.shape), t, g)
+        if self.factor is not None and x.size:
+            out = out / out.dtype.type(x.size)
+        return out
+
+    def _scaled(self, sig, t, g):
+        """torch's composition, so the bits match: sigmoid(x) - t (with pos_weight p:
+        ((p t + 1) - t) sigmoid(x) - p t), times g, times the weight (the form
+        1 - t - sigmoid(-x) differs in the last bit); the caller divides for 'mean'."""
+        pw = self.pos_weight
         if pw is None:
             out = sig - t
         else:
             pt = pw * t
-            out = ((pt + x.dtype.type(1)) - t) * sig - pt
+            out = ((pt + sig.dtype.type(1)) - t) * sig - pt
         out = out * g
         if self.weight is not None:
             out = out * self.weight
-        if self.factor is not None and x.size:
-            out = out / out.dtype.type(x.size)
         return out
 
     def backward(self, gg):
