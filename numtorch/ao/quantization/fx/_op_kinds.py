@@ -45,6 +45,8 @@ def _tables():
                    nniqat.LinearBn1d}
     module_lowered = {nn.BatchNorm2d, nn.BatchNorm3d, nni.BNReLU2d, nni.BNReLU3d, nn.Dropout,
                       nn.ELU, nn.LeakyReLU, nn.Hardswish, nn.LayerNorm}
+    module_lowered |= set(_present(nn, ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+                                        "Softmax"]))
     binary = {operator.add: "add", torch.add: "add", operator.mul: "mul", torch.mul: "mul"}
     relu_after_binary = {nn.ReLU, F.relu, torch.relu}
     share = set(_present(nn, ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
@@ -66,8 +68,7 @@ def _tables():
                   torch.sigmoid, "sigmoid", "sigmoid_"}
     fixed_neg1to1 = {nn.Tanh, torch.tanh, "tanh", "tanh_"}
     torch_only_static = set(_present(nn, [
-        "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "InstanceNorm1d",
-        "InstanceNorm2d", "InstanceNorm3d", "GroupNorm", "PReLU", "Softmax"]))
+        "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "PReLU"]))
     torch_only_static |= set(_present(F, [
         "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
         "conv_transpose3d", "elu", "hardswish", "leaky_relu", "dropout", "group_norm",
@@ -180,9 +181,8 @@ def _special_lists():
     module = set(tables()["module_lowered"])
     unsupported = set(_present(F, ["elu", "hardswish", "instance_norm", "layer_norm",
                                    "leaky_relu", "dropout"]))
-    unsupported |= set(_present(nn, ["Softmax", "InstanceNorm1d", "InstanceNorm2d",
-                                     "InstanceNorm3d", "PReLU",
-                                     "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]))
+    unsupported |= set(_present(nn, ["PReLU", "ConvTranspose1d", "ConvTranspose2d",
+                                     "ConvTranspose3d"]))
     return {"run": run, "module": module, "unsupported": unsupported}
 
 

@@ -290,7 +290,11 @@ class _Converter:
         obs_node, _, _ = self.output_qparams(node)
         module.activation_post_process = self.modules[obs_node.target]
         module.qconfig = self.qconfigs.get(node.name)
-        qcls = get_default_static_quant_module_mappings()[type(module)]
+        from numtorch.ao.nn import quantized as nnq
+
+        # torch's FX lowering also maps Softmax (not in the eager default mapping)
+        qcls = {torch.nn.Softmax: nnq.Softmax, **get_default_static_quant_module_mappings()}[
+            type(module)]
         qmod = qcls.from_float(module)
         del module.activation_post_process
         self.set_module(node.target, qmod)
