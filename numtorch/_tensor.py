@@ -20,6 +20,7 @@ from . import _dtype, backend
 from ._device import CPU, as_device, device as _device_cls
 from ._size import Size, parse_size, size_args as _size_args
 from ._class_repr import TorchNamed
+from ._required_dim import check_missing, missing_arg as _MISSING_ARG
 from ._tensor_math import _TensorMath
 from ._tensor_memory import _TensorMemory
 from ._tensor_layout import _TensorLayout
@@ -713,9 +714,14 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
             return self
         return self.to(dtype=target, device=dev)
 
-    def type_as(self, other):
+    def type_as(self, other=_MISSING_ARG):
         """This tensor converted to ``other``'s dtype (and device)."""
-        return self.to(dtype=other.dtype, device=other.device)
+        try:
+            return self.to(dtype=other.dtype, device=other.device)
+        except AttributeError:
+            check_missing("type_as", other=other)
+            _nt.ops._pointwise._check_tensor("type_as", other, "other", 2)
+            raise
 
     def float(self):
         """``self.to(torch.float32)``."""
@@ -803,6 +809,8 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
             size = _size_args(size, {"size": kwargs.pop("size")}, "size", f"new_{kind}")
         if size and not (len(size) == 1 and isinstance(size[0], Size)):
             size = (parse_size(f"new_{kind}", size),)  # (its errors name new_{kind})
+        elif not size:
+            raise TypeError(f'new_{kind}() missing 1 required positional arguments: "size"')
         dtype = _nt._creation.dtype_arg(dtype, f"new_{kind}")  # (the message names new_*)
         return getattr(self, f"_new_{kind}")(*size, dtype=dtype, **kwargs)
 
@@ -824,13 +832,16 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
         return _nt._creation.empty(*size, dtype=dtype or self.dtype, device=device or self.device,
                                requires_grad=requires_grad, pin_memory=pin_memory)
 
-    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
-                 layout=None, pin_memory=False):
+    def new_full(self, size=_MISSING_ARG, fill_value=_MISSING_ARG, *, dtype=None, device=None,
+                 requires_grad=False, layout=None, pin_memory=False):
         """``fill_value`` everywhere in shape ``size``, by default with this tensor's dtype."""
         if not isinstance(fill_value, (int, float, bool)):  # torch's error names new_full
+            check_missing("new_full", size=size, fill_value=fill_value)
             _nt._creation._fill_value(fill_value, "new_full")
         if not isinstance(size, (tuple, list)):
             from ._size import _type_name
+
+            check_missing("new_full", size=size, fill_value=fill_value)
 
             raise TypeError(f"new_full(): argument 'size' (position 1) must be tuple of ints, "
                             f"not {_type_name(size)}")

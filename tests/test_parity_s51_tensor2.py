@@ -52,3 +52,18 @@ _WORKING = [
 @pytest.mark.parametrize("code", _WORKING)
 def test_methods_still_work(code):
     same(_run(code))
+
+
+# -- 2. new_* factories and type_as: missing size / fill_value / other ------------------------
+
+_NEW = [
+    "x.new_zeros()", "x.new_ones()", "x.new_empty()", "x.new_full()", "x.new_full((2,))",
+    "x.new_full(fill_value=1)", "x.new_full((2,), 'a')", "x.type_as()", "x.type_as(3)",
+    "x.new_zeros(2)", "x.new_zeros(())", "x.new_ones(size=(1, 2))", "x.new_full([2], 3)",
+    "x.type_as(i)", "x.new_empty(0).shape",
+]
+
+
+@pytest.mark.parametrize("code", _NEW)
+def test_new_factories_and_type_as(code):
+    same(_run(code))
