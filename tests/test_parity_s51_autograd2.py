@@ -110,3 +110,37 @@ def _loss_case(lib, name):
                                   "ce_jacrev_chunked_and_vmapped", "nll_jacrev", "nll_hessian"])
 def test_class_loss_jacobians_use_batching_rules(name):
     check(_silent(lambda lib: _loss_case(lib, name)), rtol=1e-4, atol=1e-6)
+
+
+def _more_case(lib, name):
+    F = lib.nn.functional
+    f = import_module(lib.__name__ + ".func")
+    g = lib.Generator().manual_seed(0)
+    im = lib.randn(2, 3, 4, 5, generator=g)
+    grid = lib.rand(2, 3, 2, 2, generator=g) * 2.2 - 1.1
+    if name == "grid_sample_jacrev":
+        return tuple(f.jacrev(lambda a, m=m, p=p, c=c: F.grid_sample(a, grid, mode=m, padding_mode=p,
+                                                                 align_corners=c))(im)
+                     for m, p, c in (("bilinear", "zeros", False), ("nearest", "border", True),
+                                     ("bilinear", "reflection", True)))
+    if name == "grid_sample_3d_and_vmap_of_vjp":
+        vol = lib.randn(1, 2, 3, 3, 3, generator=g)
+        g3 = lib.rand(1, 2, 2, 2, 3, generator=g) * 2 - 1
+        _, vjp = f.vjp(lambda a: F.grid_sample(a, grid), im)
+        cot = lib.randn(4, 2, 3, 3, 2, generator=g)
+        return (f.jacrev(lambda a: F.grid_sample(a, g3, align_corners=False))(vol),
+                f.vmap(vjp)(cot))
+    if name == "pinv_vmap":
+        a = lib.randn(4, 3, 2, generator=g, dtype=lib.float64)
+        s = a[:, :2, :]
+        return (f.vmap(lib.linalg.pinv)(a), f.vmap(lib.linalg.pinv, in_dims=1)(a),
+                f.vmap(lambda m: lib.linalg.pinv(m @ m.mT, hermitian=True))(s),
+                f.vmap(lambda m: lib.linalg.pinv(m, rtol=0.5))(a),
+                f.vmap(f.jacrev(lib.linalg.pinv))(a))
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("name", ["grid_sample_jacrev", "grid_sample_3d_and_vmap_of_vjp",
+                                  "pinv_vmap"])
+def test_grid_sample_jacobian_and_pinv_vmap_use_batching_rules(name):
+    check(_silent(lambda lib: _more_case(lib, name)), rtol=1e-4, atol=1e-5)

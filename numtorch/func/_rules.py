@@ -304,7 +304,7 @@ _DIMS = ("Sum Mean Prod Amax _Logic ExpandBack Cumsum Cumprod MaxDim ArgReduce S
          "FftR2C FftC2R Diagonal DiagonalScatter Resample ResampleBackward Split Unbind "
          "NormalizeBackward AxisWindowSum")
 _TRAILING = ("Triangle DiagEmbed ViewAsReal ViewAsComplex ConstantPad Inverse Det SlogDet "
-             "Cholesky MatrixExp SVD QR Eigh Solve TriangularSolve CholeskySolve LinearResize")
+             "Cholesky MatrixExp SVD QR Eigh Solve TriangularSolve CholeskySolve LinearResize Pinv")
 
 
 def _build_table():

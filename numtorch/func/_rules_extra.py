@@ -294,6 +294,22 @@ def embedding_backward(cls, inputs, params, levels):
                   levels)
 
 
+def tap_gather_backward(cls, inputs, params, levels):
+    """grid_sample's gradient scatter (``(N, C, K)`` values summed at a per-sample ``index``):
+    the batch dims fold into the channels (each sample's index serves all of them)."""
+    (g,) = inputs
+    if _has_logical(params["index"]):
+        return fallback(cls, inputs, params, levels)
+    k = len(levels)
+    sizes = _sizes(levels)
+    total = int(np.prod(sizes))
+    gp = B.materialize(g, levels).movedim(k, 0)  # (N, *batch, C, K)
+    n, c, kk = gp.shape[0], gp.shape[-2], gp.shape[-1]
+    y = cls.apply(gp.reshape((n, total * c, kk)), **params)
+    y = y.reshape((n,) + sizes + (c, y.shape[-1]))
+    return B.wrap(y.movedim(0, k), levels)
+
+
 def embedding(cls, inputs, params, levels):
     """Row lookup: batched indices look up as they are; per-sample tables are stacked into
     one table and the indices offset into each sample's block."""
@@ -707,6 +723,7 @@ def register(table, by_name):
                        ("WindowMax", window_max), ("PoolScatter", pool_index),
                        ("PoolGather", pool_index), ("MaxUnpool", pool_index),
                        ("EmbeddingBackward", embedding_backward),
+                       ("TapGatherBackward", tap_gather_backward),
                        ("AvgPoolBackward", fold_first), ("Embedding", embedding),
                        ("Overwrite", overwrite), ("IndexAdd", index_along_dim),
                        ("IndexCopy", index_along_dim), ("IndexFill", index_along_dim)):
