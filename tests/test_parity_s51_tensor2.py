@@ -67,3 +67,17 @@ _NEW = [
 @pytest.mark.parametrize("code", _NEW)
 def test_new_factories_and_type_as(code):
     same(_run(code))
+
+
+# -- 3. argmax/argmin dim of a wrong type: position as written (none for a keyword) ----------
+
+_ARGDIM = [
+    "x.argmax((0, 1))", "x.argmax(dim=(0, 1))", "x.argmin(dim='a')", "x.argmin([0])",
+    "torch.argmax(x, (0,))", "torch.argmax(x, dim=1.5)", "torch.argmin(x, 'a', True)",
+    "x.argmax(1)", "torch.argmin(x, dim=0, keepdim=True)",
+]
+
+
+@pytest.mark.parametrize("code", _ARGDIM)
+def test_argmax_dim_type_errors(code):
+    same(_run(code))

@@ -808,8 +808,9 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
 def _arg(fn, input, dim, keepdim, out):
     check_keepdim(fn, keepdim)
     if dim is not None and (isinstance(dim, bool) or not hasattr(dim, "__index__")):
-        raise TypeError(f"{fn}(): argument 'dim' (position 2) must be int, not "
-                        f"{type(dim).__name__}")
+        from ._util import arg_type_error
+
+        raise arg_type_error(dim, fn=fn)  # (its position as the call wrote it, or none)
     refuse_dtype(input, "cb", message=fn + "(): does not support {} input")
     shape = input._array.shape
     if dim is None:
