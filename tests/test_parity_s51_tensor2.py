@@ -81,3 +81,18 @@ _ARGDIM = [
 @pytest.mark.parametrize("code", _ARGDIM)
 def test_argmax_dim_type_errors(code):
     same(_run(code))
+
+
+# -- 4. torch.cat() / torch.stack() and friends without their tensors ------------------------
+
+_JOIN = [
+    "torch.cat()", "torch.stack()", "torch.concat()", "torch.concatenate()", "torch.hstack()",
+    "torch.vstack()", "torch.cat(dim=0)", "torch.stack(dim=1)", "torch.cat(x, x)",
+    "torch.stack(x)", "torch.cat([x, x], 1)", "torch.stack((x, x), dim=2)", "torch.hstack([x, x])",
+    "torch.vstack((x, x))", "torch.cat(tensors=[x])",
+]
+
+
+@pytest.mark.parametrize("code", _JOIN)
+def test_join_missing_tensors(code):
+    same(_run(code))

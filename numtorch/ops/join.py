@@ -4,6 +4,7 @@ import numpy as np
 
 from .. import _dtype, backend
 from .._grad_state import _state
+from .._required_dim import check_missing, missing_arg
 from .._tensor import Tensor, _make
 from .._sparse import is_sparse
 from ..autograd import graph as _graph
@@ -158,6 +159,7 @@ def tensor_list(fn, tensors, empty=None):
     ``fn``; an empty one raises ``empty`` expects a non-empty TensorList when given (a
     Tensor is refused, not iterated: ``torch.stack(t)`` is an error in torch)."""
     if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        check_missing(fn, tensors=tensors)
         raise TypeError(f"{fn}(): argument 'tensors' (position 1) must be tuple of Tensors, "
                         f"not {type(tensors).__name__}")
     check_elements(tensors)
@@ -192,7 +194,7 @@ def _refuse_cat_overlap(out, tensors):
             raise RuntimeError(PARTIAL)
 
 
-def cat(tensors, dim=0, *, out=None, _fn="cat"):
+def cat(tensors=missing_arg, dim=0, *, out=None, _fn="cat"):
     """Concatenate tensors along an existing dim (dtypes are promoted as in torch)."""
     if out is None and (tensors.__class__ is list or tensors.__class__ is tuple) and tensors:
         # the usual call: NumPy arrays of one shape and one dtype, nothing to check or promote
@@ -319,17 +321,17 @@ class _NdTag:
         self._array = t._array if t._array.ndim else t._array.reshape(1)
 
 
-def concat(tensors, dim=0, *, out=None):
+def concat(tensors=missing_arg, dim=0, *, out=None):
     """Another name of :func:`cat`."""
     return cat(tensors, dim, out=out, _fn="concat")
 
 
-def concatenate(tensors, dim=0, *, out=None):
+def concatenate(tensors=missing_arg, dim=0, *, out=None):
     """Another name of :func:`cat` (NumPy's; ``axis=`` works too, as for cat)."""
     return cat(tensors, dim, out=out, _fn="concatenate")
 
 
-def stack(tensors, dim=0, *, out=None):
+def stack(tensors=missing_arg, dim=0, *, out=None):
     """Join same-shaped tensors along a new dim ``dim``."""
     if out is None and (tensors.__class__ is list or tensors.__class__ is tuple) and tensors:
         arrays = _plain_arrays(tensors)
@@ -419,14 +421,14 @@ def _plain_stack(tensors):
     return True
 
 
-def hstack(tensors, *, out=None):
+def hstack(tensors=missing_arg, *, out=None):
     """Stack horizontally (along dim 1, or dim 0 for 1-d tensors)."""
     tensors = tensor_list("hstack", tensors, "hstack")
     ts = atleast_1d(*tensors) if len(tensors) > 1 else [atleast_1d(tensors[0])]
     return cat(ts, 0 if ts[0].dim() == 1 else 1, out=out)
 
 
-def vstack(tensors, _fn="vstack", *, out=None):
+def vstack(tensors=missing_arg, _fn="vstack", *, out=None):
     """Stack vertically (along dim 0 after making inputs at least 2-d)."""
     tensors = tensor_list(_fn, tensors, "vstack")
     ts = [atleast_2d(x) for x in tensors]
