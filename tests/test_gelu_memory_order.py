@@ -45,7 +45,10 @@ def test_values_grads_and_strides(approximate, layout):
     for h, w in zip(have, want):
         np.testing.assert_allclose(h, w, rtol=2e-6, atol=1e-5)
     # the memory-order view gives what a contiguous input gives (torch's own kernels differ
-    # between layouts, in the last bit)
+    # between layouts, in the last bit), but where erf is +-1 (|x| >= 5.54): torch's oneDNN
+    # kernel (contiguous inputs only) has its own slope there (tests/test_parity_s51_nn2.py)
     flat, *_ = _run(numtorch, a, g, layout, approximate, copy=True)
+    x = _layouts(numtorch, a)[layout].contiguous().numpy()
+    keep = np.abs(x) < 5.54 if approximate == "none" else ...
     for h, f in zip(have, flat):
-        np.testing.assert_array_equal(h, f)
+        np.testing.assert_array_equal(h[keep], f[keep])

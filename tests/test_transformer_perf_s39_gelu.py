@@ -67,13 +67,14 @@ def test_tails_saturate_where_float32_erf_does():
 
 
 def test_huge_and_special_values_match_torch_aten():
-    """u = (x/2)^2 overflows its cube from |x| ~ 5e6 on (clamped); torch's ATen kernel is the
-    oracle here (its contiguous oneDNN kernel overflows at 3e38 and gives NaN for inf)."""
+    """u = (x/2)^2 overflows its cube from |x| ~ 5e6 on (clamped); torch's oracle in the same
+    layout (its contiguous oneDNN kernel overflows at 3e38 and gives NaN for inf, its ATen
+    kernel for strided inputs does not)."""
     v = [200.0, -200.0, 1e4, -1e4, 5e6, -5e6, 1e7, -1e7, 3e38, -3e38, np.inf, -np.inf, np.nan,
          1e-40, -1e-40, -0.0, 0.0, 0.5]
     x = np.array(v, dtype=np.float32)
-    want = _gelu(torch, x, strided=True)
     for strided in (False, True):
+        want = _gelu(torch, x, strided=strided)
         got = _gelu(numtorch, x, strided)
         np.testing.assert_array_equal(got, want)
         np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
@@ -92,8 +93,9 @@ def test_blocks_and_layouts_give_the_same_bits(n):
     g = RNG.standard_normal(n).astype(np.float32)
     y, gx = _gelu(numtorch, x, grad=g)
     ys, gs = _gelu(numtorch, x, strided=True, grad=g)
-    np.testing.assert_array_equal(y, ys)
-    np.testing.assert_array_equal(gx, gs)
+    keep = np.abs(x) < 5.54  # the tails (erf = +-1) follow torch's per-layout kernels
+    np.testing.assert_array_equal(y[keep], ys[keep])
+    np.testing.assert_array_equal(gx[keep], gs[keep])
     with numtorch.no_grad():
         y0 = numtorch.nn.functional.gelu(numtorch.from_numpy(x.copy())).numpy()
     np.testing.assert_array_equal(y, y0)

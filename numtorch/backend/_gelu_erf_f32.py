@@ -36,13 +36,14 @@ BLOCK = 1 << 16  # values per pass: 64K measured faster than 32K and 128K (scrat
 class Scratch:
     """Per-thread work space for blocks of up to ``n`` values."""
 
-    __slots__ = ("half", "pq", "rows")
+    __slots__ = ("half", "pq", "rows", "tail")
 
     def __init__(self, n, half=True):
         self.rows = np.empty((4, n), _F)
         self.rows[3] = 1
         self.pq = np.empty((2, n), _F)
         self.half = np.empty(n, _F) if half else None  # None: callers pass ``xc`` blocks
+        self.tail = None  # the last block's mask of u >= _U_TAIL (None: no such value)
 
 
 def erf_half_block(xs, s, xc=None):
@@ -63,6 +64,7 @@ def erf_half_block(xs, s, xc=None):
         if np.fmax.reduce(u) > _U_CLAMP:
             np.minimum(u, _U_CLAMP, out=u)
         tail = u >= _U_TAIL
+    s.tail = tail
     np.multiply(u, u, out=rows[1])
     np.multiply(rows[1], u, out=rows[0])
     np.matmul(_COEF, rows, out=pq)

@@ -333,11 +333,13 @@ _ONE_THREAD_ANYWAY = 4096
 _NO_SWITCH = contextlib.nullcontext()
 
 
-def _gelu_erf_rows(x, y, slope):
+def _gelu_erf_rows(x, y, slope, onednn=False):
     """Exact GELU of a contiguous float32 CPU array into ``y``, and (``slope`` not None) its
     slope Phi(x) + x phi(x) into ``slope``, block by block in cache-sized scratch (no
     full-size temporaries): erf from ``_gelu_erf_f32`` (same bits as ``_cdf_pdf_part``), the
-    slope formed while the block is in the cache, so the backward is one product."""
+    slope formed while the block is in the cache, so the backward is one product.
+    ``onednn``: torch's oneDNN kernel runs this input (``_onednn_f32``), which has its own
+    tails (``_gelu_erf_tail``)."""
     fx, fy = x.reshape(-1), y.reshape(-1)
     fs = None if slope is None else slope.reshape(-1)
     f = np.float32
@@ -351,8 +353,11 @@ def _gelu_erf_rows(x, y, slope):
                 xs, ys = fx[a:z], fy[a:z]
                 t, _, u = _gelu_erf_f32.erf_half_block(xs, s, xc=ys)  # x / 2 into y
                 t += f(1)
+                tail = s.tail if onednn else None  # |x| >= 5.54 (rare): erf is +-1 there
                 if fs is None:  # torch's (x / 2) (1 + erf)
                     ys *= t
+                    if tail is not None:
+                        _gelu_erf_tail(xs, ys, None, tail)
                     continue
                 t *= f(0.5)  # Phi; x Phi has the bits of (x / 2) (1 + erf): halving is exact
                 np.multiply(xs, t, out=ys)
@@ -362,8 +367,58 @@ def _gelu_erf_rows(x, y, slope):
                 d *= f(_INV_SQRT_2PI)
                 d *= xs
                 d += t
+                if tail is not None:
+                    _gelu_erf_tail(xs, ys, d, tail)
 
     _split(part, x.size, _GELU_PASSES)
+
+
+def _onednn_f32(x):
+    """Whether torch runs the exact GELU (and its backward) of this float32 CPU array through
+    oneDNN: a contiguous input (size-1 axes aside) of two or more values. Its other kernel
+    gives GELU(inf) = inf and Phi + x phi as the slope in the tails."""
+    return x.size > 1 and x.flags.c_contiguous
+
+
+def _f32_tail(x):
+    """The mask of ``_gelu_erf_f32``'s tail (erf = +-1) for a float32 host array of any
+    layout, or None when no value is there (two reductions, no temporary, in the usual case)."""
+    f = np.float32
+    if x.size == 0 or max(np.fmax.reduce(x, axis=None), -np.fmin.reduce(x, axis=None)) < f(5.54):
+        return None
+    u = x * f(0.5)
+    u *= u
+    m = u >= _gelu_erf_f32._U_TAIL
+    return m if m.any() else None
+
+
+def _gelu_erf_tail(x, y, slope, tail, g=None):
+    """torch's float32 GELU where erf(x / sqrt 2) is +-1 (``tail``: a mask of ``x``):
+    GELU(+-inf) is NaN (of sign -+), and the slope is (1 + (erf + x sqrt(2/pi) e^(-x^2/2))) / 2,
+    which is exactly 0 once x sqrt(2/pi) e^(-x^2/2) is below half an ulp of -1 (x <= -6.15;
+    Phi + x phi gave -7.7e-22 at -10)."""
+    f = np.float32
+    xm = x[tail]
+    # torch forms x (1 + erf) before halving: inf past half the float32 maximum
+    big = xm > f(np.finfo(np.float32).max / 2)
+    inf = np.isinf(xm)
+    if big.any() or inf.any():
+        ym = y[tail]
+        ym[big] = f(np.inf)
+        ym[inf] = np.copysign(f(np.nan), -xm[inf])
+        y[tail] = ym
+    if slope is not None:
+        v = xm * xm
+        v *= f(-0.5)
+        np.exp(v, out=v)
+        v *= f(2 * _INV_SQRT_2PI)
+        v *= xm
+        v += np.sign(xm)  # erf
+        v += f(1)
+        v *= f(0.5)
+        if g is not None:  # the slope times the gradient
+            v *= g[tail]
+        slope[tail] = v
 
 
 def _gelu_tanh_rows(x, y, slope):
@@ -561,6 +616,10 @@ def _gelu_slope(xp, x, e, cdf, g):
         _split(lambda lo, hi: part_of(*[a[lo:hi] for a in flat]), d.size, 4)
     else:
         part_of(x, e, cdf, g, d)
+    if dt == np.float32 and xp is np and x.shape == d.shape and _onednn_f32(x):
+        tail = _f32_tail(x)  # the rows kernel's tail values (torch's oneDNN kernel's)
+        if tail is not None:
+            _gelu_erf_tail(x, d, d, tail, g=np.broadcast_to(g, d.shape))
     return d
 
 
@@ -654,7 +713,7 @@ class Gelu(_Pointwise):
             slope = np.empty_like(x) if self._recording else None
             views = _in_memory_order(x, y, slope)
         if views is not None:
-            _gelu_erf_rows(*views)
+            _gelu_erf_rows(*views, onednn=_onednn_f32(x))
             self.save(cdf=None, e=None, slope=slope)
             return y
         cdf, e = (_normal_cdf_pdf_f16 if half else _normal_cdf_pdf)(xp, x, y)
