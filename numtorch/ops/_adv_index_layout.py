@@ -59,15 +59,19 @@ def adv_index_result(x, index, y):
     bshape = np.broadcast_shapes(*(a.shape for a in arrays))
     idx_b = [np.broadcast_to(a, bshape) for a in arrays]
     # each entry's dims in xb, and the broadcast index dims before or in place of them
-    rest, pos = [], 0
+    rest, pos, xpos = [], 0, 0
     first = None
     for e in entries:
         width = e[2] if e[0] == "adv" else 1
         if e[0] == "adv":
             first = len(rest) if first is None else first
+        elif e[0] == "new":
+            # torch unsqueezes: the next input dim's extent as the stride (NumPy gives 0)
+            rest.append(x.shape[xpos] * x.strides[xpos] if xpos < x.ndim else x.itemsize)
         else:
             rest.append(xb.strides[pos])
         pos += width
+        xpos += 0 if e[0] == "new" else width
     adjacent = adv == list(range(adv[0], adv[-1] + 1))
     at = first if adjacent else 0
     nb = len(bshape)

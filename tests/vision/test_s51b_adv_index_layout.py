@@ -99,3 +99,25 @@ def test_permuted_index_sweep(shape, perm, dims):
     np.testing.assert_array_equal(got.numpy(), want.numpy())
 
 
+
+
+# None next to an advanced index: torch unsqueezes the input first, so the new dim's stride is
+# the next dim's extent (NumPy gives 0) and it ranks the result's dims
+_NONE_CASES = [
+    ((4, 4, 1), (1, 2, 0), (slice(None), [0, 0, 0], None)),
+    ((2, 2, 4, 3), (1, 2, 0, 3), (slice(None), None, [0, 0], None)),
+    ((1, 4, 3, 2), (0, 3, 2, 1), (slice(None), slice(None), [1, 0, 0], None)),
+    ((2, 4, 3), (1, 2, 0), (slice(None), [2, 0], None)),
+    ((3, 4, 5), (2, 0, 1), (None, [1, 0], slice(None), None)),
+    ((3, 4, 5), (2, 0, 1), ([1, 0], None, [2, 2])),
+]
+
+
+@pytest.mark.parametrize("shape,perm,index", _NONE_CASES, ids=[f"c{i}" for i in range(6)])
+def test_none_next_to_advanced_index(shape, perm, index):
+    base = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    want = torch.from_numpy(base.copy()).permute(*perm)[index]
+    got = numtorch.from_numpy(base.copy()).permute(*perm)[index]
+    assert tuple(got.shape) == tuple(want.shape)
+    assert got.stride() == want.stride()
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
