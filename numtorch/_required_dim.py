@@ -55,3 +55,15 @@ def check_missing(fname, **args):
     listed = ", ".join(f'"{n}"' for n in names)
     raise TypeError(f"{fname}() missing {len(names)} required positional argument: {listed}") \
         from None
+
+
+def check_missing_call(**args):
+    """:func:`check_missing` for a torch function that is also the body of a method
+    (``torch.transpose`` and ``x.transpose_``): the message names the function or method the
+    program called. Error path only (it reads the call stack)."""
+    if not any(v is missing_arg for v in args.values()):
+        return
+    from .ops._util import _entry_call
+
+    entry = _entry_call()[0]
+    check_missing(entry.f_code.co_name if entry is not None else "function", **args)

@@ -96,3 +96,24 @@ _JOIN = [
 @pytest.mark.parametrize("code", _JOIN)
 def test_join_missing_tensors(code):
     same(_run(code))
+
+
+# -- 5. the torch functions behind those methods: missing arguments, still working -----------
+
+_FUNCS = [
+    "torch.transpose(x, 0)", "torch.transpose(x)", "torch.transpose()", "torch.unsqueeze()",
+    "torch.unsqueeze(x)", "torch.gather(x, 0)", "torch.gather(x, index=ii)",
+    "torch.index_select(x, 0)", "torch.topk(x)", "torch.chunk(x)", "torch.roll(x)",
+    "torch.select(x, 0)", "torch.roll(x, dims=0)", "torch.topk(x, dim=0)",
+    "torch.transpose(x, 0, 1)", "torch.transpose(x, dim0=1, dim1=0)", "torch.unsqueeze(x, 5)",
+    "torch.unsqueeze(x, -1)", "torch.roll(x, 1, 0)", "torch.chunk(x, 2)", "torch.topk(x, 2)",
+    "torch.select(x, 0, 1)", "torch.gather(x, 1, ii)", "torch.index_select(x, 1, i)",
+    "torch.topk(x, 9)", "torch.gather(x, 'a', ii)", "torch.transpose(x, 0, 'a')",
+    "x.to_sparse().transpose(0, 1).to_dense()", "x.to_sparse().unsqueeze(0).to_dense()",
+    "torch.select(x, 1, -1)", "x.clone().transpose_(0)", "x.clone().unsqueeze_()",
+]
+
+
+@pytest.mark.parametrize("code", _FUNCS)
+def test_functions_missing_arguments(code):
+    same(_run(code))

@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _dtype
 from .._creation import number_as
+from .._required_dim import check_missing_call, missing_arg
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op
 from ..backend import helpers_for
@@ -158,11 +159,15 @@ class Scatter(Op):
 # public functions
 
 
-def gather(input, dim, index, *, sparse_grad=False, out=None):
+def gather(input=missing_arg, dim=missing_arg, index=missing_arg, *, sparse_grad=False, out=None):
     """Collect values along ``dim`` at the positions in ``index`` (int64)."""
-    d = canonical_dim(dim, input._array.ndim)
-    _check_index_tensor("gather", index, input, d)
-    return _out(Gather.apply(input, index, dim=d), out, exact=True, over=(input, index))
+    try:
+        d = canonical_dim(dim, input._array.ndim)
+        _check_index_tensor("gather", index, input, d)
+        return _out(Gather.apply(input, index, dim=d), out, exact=True, over=(input, index))
+    except Exception:
+        check_missing_call(input=input, dim=dim, index=index)
+        raise
 
 
 def take_along_dim(input, indices, dim=None, *, out=None):

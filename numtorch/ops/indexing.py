@@ -14,6 +14,7 @@ import numpy as np
 from .. import _dtype
 from .._creation import number_as
 from .._sparse import is_sparse
+from .._required_dim import check_missing_call, missing_arg
 from .._tensor import Tensor, _make
 from ..autograd import graph as _graph
 from ..autograd._device_errors import check_same_device
@@ -806,42 +807,46 @@ def zero_value(self):
     return rename_node(Overwrite.apply(self, number_as(0, self.dtype)), "ZeroBackward0")
 
 
-def index_select(input, dim, index, *, out=None):
+def index_select(input=missing_arg, dim=missing_arg, index=missing_arg, *, out=None):
     """Select entries along ``dim`` at the 1-D (or 0-D) ``index`` (a copy)."""
-    if out is not None:
-        return _out(index_select(input, dim, index), out,
-                    exact="index_select(): self and result must have the same scalar type",
-                    over=(input,))
-    if not isinstance(index, Tensor):
-        raise TypeError(f"index_select(): argument 'index' (position 2) must be Tensor, not "
-                        f"{type(index).__name__}")
-    check_same_device("index_select", ("self", input), ("index", index))
-    if index.dtype is not _dtype.int64 and index.dtype is not _dtype.int32:
-        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    if index._array.ndim > 1:
-        raise IndexError("index_select(): Index is supposed to be a vector")
-    if input.__class__ is not Tensor and is_sparse(input):
-        from .sparse_ops import index_select as sparse_index_select
+    try:
+        if out is not None:
+            return _out(index_select(input, dim, index), out,
+                        exact="index_select(): self and result must have the same scalar type",
+                        over=(input,))
+        if not isinstance(index, Tensor):
+            raise TypeError(f"index_select(): argument 'index' (position 2) must be Tensor, not "
+                            f"{type(index).__name__}")
+        check_same_device("index_select", ("self", input), ("index", index))
+        if index.dtype is not _dtype.int64 and index.dtype is not _dtype.int32:
+            raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+        if index._array.ndim > 1:
+            raise IndexError("index_select(): Index is supposed to be a vector")
+        if input.__class__ is not Tensor and is_sparse(input):
+            from .sparse_ops import index_select as sparse_index_select
 
-        return sparse_index_select(input, dim, index)
-    d = canonical_dim(dim, input._array.ndim)
-    idx = index._array.reshape(-1)
-    n = input._array.shape[d] if input._array.ndim else 1
-    if idx.size and not n and input._array.ndim > 1:
-        raise RuntimeError("index_select(): self indexing axis dim should be positive")
-    if idx.size and (idx.max() >= n or idx.min() < 0):  # torch takes no negative indices here
-        if input._array.ndim > 1 and (d == 1 or not input._array.size):
-            # torch's dim-1 (and empty-input) kernel words it differently
-            bad = int(idx[(idx >= n) | (idx < 0)][0])
-            raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={n}")
-        raise IndexError("index out of range in self")
-    if input._array.ndim == 0:
-        if idx.size != 1:
-            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
-                               f"{idx.size} value(s)")
-        return input.reshape(-1)[_make(idx)].reshape(())
-    return AdvGetItem.apply(input, index=(slice(None),) * d + (idx, Ellipsis),
-                            node_name="IndexSelectBackward0")
+            return sparse_index_select(input, dim, index)
+        d = canonical_dim(dim, input._array.ndim)
+        idx = index._array.reshape(-1)
+        n = input._array.shape[d] if input._array.ndim else 1
+        if idx.size and not n and input._array.ndim > 1:
+            raise RuntimeError("index_select(): self indexing axis dim should be positive")
+        if idx.size and (idx.max() >= n or idx.min() < 0):  # torch takes no negative indices here
+            if input._array.ndim > 1 and (d == 1 or not input._array.size):
+                # torch's dim-1 (and empty-input) kernel words it differently
+                bad = int(idx[(idx >= n) | (idx < 0)][0])
+                raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={n}")
+            raise IndexError("index out of range in self")
+        if input._array.ndim == 0:
+            if idx.size != 1:
+                raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                                   f"{idx.size} value(s)")
+            return input.reshape(-1)[_make(idx)].reshape(())
+        return AdvGetItem.apply(input, index=(slice(None),) * d + (idx, Ellipsis),
+                                node_name="IndexSelectBackward0")
+    except Exception:
+        check_missing_call(input=input, dim=dim, index=index)
+        raise
 
 
 def masked_fill(input, mask, value):

@@ -7,6 +7,7 @@ shape.py holds the reshaping views.
 import numpy as np
 
 from .._preserve_layout import empty_preserving
+from .._required_dim import check_missing_call, missing_arg
 from .._tensor import Tensor
 from .._quantized_array import QArray
 from ..autograd.graph import Op
@@ -161,28 +162,32 @@ def flipud(input):
     return flip(input, 0)
 
 
-def roll(input, shifts, dims=None):
+def roll(input=missing_arg, shifts=missing_arg, dims=None):
     """Roll elements along ``dims`` (the flattened tensor when None) by ``shifts``."""
-    if isinstance(shifts, Tensor) and shifts._array.ndim:
-        raise TypeError("roll(): argument 'shifts' (position 1) must be tuple of ints, not "
-                        "Tensor")
-    shifts, dims = as_index(shifts), as_index(dims)
-    for value, name, index in ((shifts, "shifts", 1), (dims, "dims", 2)):
-        if not isinstance(value, (int, tuple, list)) and not (value is None and name == "dims"):
-            raise arg_type_error(value, name, "tuple of ints", index=index)
-    if not isinstance(shifts, int) and len(shifts) == 0:
-        raise RuntimeError("`shifts` required")
-    if dims is None:
-        if not isinstance(shifts, int) and len(shifts) != 1:  # (one shift rolls the flat data)
-            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
-        return Roll.apply(input, shifts=int(shifts) if isinstance(shifts, int) else
-                          int(shifts[0]), dims=None)
-    shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
-    dims = (dims,) if isinstance(dims, int) else tuple(dims)
-    if len(shifts) != len(dims):
-        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
-                           f"{len(dims)}")
-    nd = input._array.ndim
-    if not nd and dims:
-        raise no_dims_error(dims[0])
-    return Roll.apply(input, shifts=shifts, dims=tuple(canonical_dim(d, nd) for d in dims))
+    try:
+        if isinstance(shifts, Tensor) and shifts._array.ndim:
+            raise TypeError("roll(): argument 'shifts' (position 1) must be tuple of ints, not "
+                            "Tensor")
+        shifts, dims = as_index(shifts), as_index(dims)
+        for value, name, index in ((shifts, "shifts", 1), (dims, "dims", 2)):
+            if not isinstance(value, (int, tuple, list)) and not (value is None and name == "dims"):
+                raise arg_type_error(value, name, "tuple of ints", index=index)
+        if not isinstance(shifts, int) and len(shifts) == 0:
+            raise RuntimeError("`shifts` required")
+        if dims is None:
+            if not isinstance(shifts, int) and len(shifts) != 1:  # (one shift rolls the flat data)
+                raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
+            return Roll.apply(input, shifts=int(shifts) if isinstance(shifts, int) else
+                              int(shifts[0]), dims=None)
+        shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+        dims = (dims,) if isinstance(dims, int) else tuple(dims)
+        if len(shifts) != len(dims):
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
+                               f"{len(dims)}")
+        nd = input._array.ndim
+        if not nd and dims:
+            raise no_dims_error(dims[0])
+        return Roll.apply(input, shifts=shifts, dims=tuple(canonical_dim(d, nd) for d in dims))
+    except Exception:
+        check_missing_call(input=input, shifts=shifts)
+        raise

@@ -15,6 +15,7 @@ import numpy as np
 from .. import _dtype, backend
 from ..backend import helpers_for
 from ..backend._run_copy import copy_c
+from .._required_dim import check_missing_call, missing_arg
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, _track_view, direct_view_source, rename_node
 from ._util import (
@@ -346,16 +347,20 @@ def permute(input, *dims, **kwargs):
     return Permute.apply(input, dims=dims)
 
 
-def transpose(input, dim0, dim1):
+def transpose(input=missing_arg, dim0=missing_arg, dim1=missing_arg):
     """Return a view with ``dim0`` and ``dim1`` swapped."""
-    if input._array.__class__ is SparseCOO:
-        return input.transpose(dim0, dim1)
-    nd = input._array.ndim
-    a, b = canonical_dim(dim0, nd, "dim0", 1), canonical_dim(dim1, nd, "dim1", 2)
-    dims = list(range(nd))
-    if nd:
-        dims[a], dims[b] = dims[b], dims[a]
-    return Permute.apply(input, dims=tuple(dims), node_name="TransposeBackward0")
+    try:
+        if input._array.__class__ is SparseCOO:
+            return input.transpose(dim0, dim1)
+        nd = input._array.ndim
+        a, b = canonical_dim(dim0, nd, "dim0", 1), canonical_dim(dim1, nd, "dim1", 2)
+        dims = list(range(nd))
+        if nd:
+            dims[a], dims[b] = dims[b], dims[a]
+        return Permute.apply(input, dims=tuple(dims), node_name="TransposeBackward0")
+    except Exception:
+        check_missing_call(input=input, dim0=dim0, dim1=dim1)
+        raise
 
 
 swapaxes = swapdims = transpose
@@ -441,23 +446,27 @@ def squeeze(input, dim=None):
                          node_name=node)
 
 
-def unsqueeze(input, dim):
+def unsqueeze(input=missing_arg, dim=missing_arg):
     """Insert a size-1 dim at ``dim``."""
-    if input._array.__class__ is SparseCOO:
-        return input.unsqueeze(dim)
-    a = input._array
-    shape = list(a.shape)
-    d = canonical_dim(dim, len(shape) + 1)
-    shape.insert(d, 1)
-    if direct_view_source(input):  # ``x.unsqueeze(1)`` of data: Reshape's view, no node
-        st = a.strides
-        y = a.reshape(shape)
-        strides = st[:d] + ((a.shape[d] * st[d]) if d < a.ndim else a.itemsize,) + st[d:]
-        out = _make(y if y.strides == strides else restride(np, y, strides))
-        _track_view(Reshape, input, out, {"shape": tuple(shape), "must_view": True,
-                                          "kind": "unsqueeze", "dim": d, "in_shape": a.shape})
-        return out
-    return Reshape.apply(input, shape=tuple(shape), must_view=True, kind="unsqueeze", dim=d)
+    try:
+        if input._array.__class__ is SparseCOO:
+            return input.unsqueeze(dim)
+        a = input._array
+        shape = list(a.shape)
+        d = canonical_dim(dim, len(shape) + 1)
+        shape.insert(d, 1)
+        if direct_view_source(input):  # ``x.unsqueeze(1)`` of data: Reshape's view, no node
+            st = a.strides
+            y = a.reshape(shape)
+            strides = st[:d] + ((a.shape[d] * st[d]) if d < a.ndim else a.itemsize,) + st[d:]
+            out = _make(y if y.strides == strides else restride(np, y, strides))
+            _track_view(Reshape, input, out, {"shape": tuple(shape), "must_view": True,
+                                              "kind": "unsqueeze", "dim": d, "in_shape": a.shape})
+            return out
+        return Reshape.apply(input, shape=tuple(shape), must_view=True, kind="unsqueeze", dim=d)
+    except Exception:
+        check_missing_call(input=input, dim=dim)
+        raise
 
 
 def flatten(input, start_dim=0, end_dim=-1):
@@ -557,22 +566,26 @@ def narrow(input, dim, start, length):
                        "SliceBackward0")
 
 
-def select(input, dim, index):
+def select(input=missing_arg, dim=missing_arg, index=missing_arg):
     """Return the view of ``input`` at ``index`` along ``dim`` (that dim removed)."""
-    from .indexing import getitem
+    try:
+        from .indexing import getitem
 
-    if input._array.__class__ is SparseCOO:
-        return input.select(dim, index)
-    nd = input._array.ndim
-    if nd == 0:
-        raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    d = canonical_dim(check_int("select", "dim", dim, 1), nd)
-    index = check_int("select", "index", index, 2)
-    size = input._array.shape[d]
-    if not -size <= index < size:
-        raise IndexError(f"select(): index {index} out of range for tensor of size "
-                         f"{fmt_shape(input._array.shape)} at dimension {d}")
-    return getitem(input, (slice(None),) * d + (int(index),))
+        if input._array.__class__ is SparseCOO:
+            return input.select(dim, index)
+        nd = input._array.ndim
+        if nd == 0:
+            raise IndexError("select() cannot be applied to a 0-dim tensor.")
+        d = canonical_dim(check_int("select", "dim", dim, 1), nd)
+        index = check_int("select", "index", index, 2)
+        size = input._array.shape[d]
+        if not -size <= index < size:
+            raise IndexError(f"select(): index {index} out of range for tensor of size "
+                             f"{fmt_shape(input._array.shape)} at dimension {d}")
+        return getitem(input, (slice(None),) * d + (int(index),))
+    except Exception:
+        check_missing_call(input=input, dim=dim, index=index)
+        raise
 
 
 def split(tensor, split_size_or_sections, dim=0):
@@ -631,21 +644,25 @@ def _check_split_sizes(sizes):
                             f"tuple of ints, but found element of type {type_name(s)} at pos {k}")
 
 
-def chunk(input, chunks, dim=0):
+def chunk(input=missing_arg, chunks=missing_arg, dim=0):
     """Split into ``chunks`` pieces of ``ceil(size / chunks)`` (fewer if the size is small)."""
-    chunks = as_index(chunks)
-    if chunks.__class__ is not int:
-        raise arg_type_error(chunks, "chunks", index=1)
-    if not input._array.ndim:
-        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    if chunks <= 0:
-        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    d = canonical_dim(dim, input._array.ndim, "dim", 2)
-    n = input._array.shape[d]
-    size = max(-(-n // chunks), 1) if n else 0
-    if n == 0:
-        return split(input, [0] * chunks, d) if chunks else ()
-    return split(input, size, d)
+    try:
+        chunks = as_index(chunks)
+        if chunks.__class__ is not int:
+            raise arg_type_error(chunks, "chunks", index=1)
+        if not input._array.ndim:
+            raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+        if chunks <= 0:
+            raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+        d = canonical_dim(dim, input._array.ndim, "dim", 2)
+        n = input._array.shape[d]
+        size = max(-(-n // chunks), 1) if n else 0
+        if n == 0:
+            return split(input, [0] * chunks, d) if chunks else ()
+        return split(input, size, d)
+    except Exception:
+        check_missing_call(input=input, chunks=chunks)
+        raise
 
 
 def unbind(input, dim=0):

@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import _dtype
 from .._preserve_layout import empty_preserving
+from .._required_dim import check_missing_call, missing_arg
 from .._tensor import _make
 from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for, xp_of
@@ -200,7 +201,7 @@ def msort(input, *, out=None):
     return _out(sort(input, 0).values, out, exact=True)
 
 
-def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A002 - torch's
+def topk(input=missing_arg, k=missing_arg, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A002 - torch's
     """The ``k`` largest (or smallest) entries along ``dim`` as ``(values, indices)``.
 
     Results come in sorted order (largest first when ``largest``); with ``sorted=False`` they
@@ -211,36 +212,40 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
         >>> torch.topk(torch.tensor([1., 5., 3.]), 2).values
         tensor([5., 3.])
     """
-    _check_tensor("topk", input)
-    refuse_dtype(input, "c", message=" topk does not support {} dtypes on CPU")
-    refuse_dtype(input, "b", message="topk does not support {} dtypes on CPU")
-    a = _nd(input)
-    k = as_index(k)
-    if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
-        raise arg_type_error(k, "k", fn="topk")
-    d = canonical_dim(_int_dim(dim, 2), a.ndim)
-    if k < 0 or k > a.shape[d]:
-        raise RuntimeError("selected index k out of range")
-    xp = xp_of(a)
-    n = a.shape[d]
-    fast = _topk_sampled(a, d, k, largest) if _plain_host(a) else None
-    if input._array.ndim == 0:  # torch hands back the one value for k=0 too
-        idx = xp.zeros((), dtype=np.int64)
-    elif fast is not None:  # no ties to settle: the same indices as the full path's
-        idx = fast
-    elif 0 < k < n // 4:
-        # a partition finds the k candidates, then only those k are sorted
-        part = xp.argpartition(a, n - k if largest else k - 1, axis=d)
-        cand = xp.take(part, xp.arange(n - k, n) if largest else xp.arange(k), axis=d)
-        order = _argsort(xp.take_along_axis(a, cand, axis=d), d, largest, xp)
-        idx = xp.take_along_axis(cand, order, axis=d).astype(np.int64, copy=False)
-    else:
-        order = _argsort(a, d, largest, xp)
-        idx = xp.take(order, xp.arange(k), axis=d).astype(np.int64, copy=False)
-    if _plain_host(a) and input._array.ndim and k and fast is None:
-        idx = _torch_topk_ties(a, d, idx, k, largest, sorted)
-    idx = _row_major(idx)
-    return _out(_topk_t((_pick(input, d, idx, "TopkBackward0"), _make(idx))), out, exact=True)
+    try:
+        _check_tensor("topk", input)
+        refuse_dtype(input, "c", message=" topk does not support {} dtypes on CPU")
+        refuse_dtype(input, "b", message="topk does not support {} dtypes on CPU")
+        a = _nd(input)
+        k = as_index(k)
+        if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
+            raise arg_type_error(k, "k", fn="topk")
+        d = canonical_dim(_int_dim(dim, 2), a.ndim)
+        if k < 0 or k > a.shape[d]:
+            raise RuntimeError("selected index k out of range")
+        xp = xp_of(a)
+        n = a.shape[d]
+        fast = _topk_sampled(a, d, k, largest) if _plain_host(a) else None
+        if input._array.ndim == 0:  # torch hands back the one value for k=0 too
+            idx = xp.zeros((), dtype=np.int64)
+        elif fast is not None:  # no ties to settle: the same indices as the full path's
+            idx = fast
+        elif 0 < k < n // 4:
+            # a partition finds the k candidates, then only those k are sorted
+            part = xp.argpartition(a, n - k if largest else k - 1, axis=d)
+            cand = xp.take(part, xp.arange(n - k, n) if largest else xp.arange(k), axis=d)
+            order = _argsort(xp.take_along_axis(a, cand, axis=d), d, largest, xp)
+            idx = xp.take_along_axis(cand, order, axis=d).astype(np.int64, copy=False)
+        else:
+            order = _argsort(a, d, largest, xp)
+            idx = xp.take(order, xp.arange(k), axis=d).astype(np.int64, copy=False)
+        if _plain_host(a) and input._array.ndim and k and fast is None:
+            idx = _torch_topk_ties(a, d, idx, k, largest, sorted)
+        idx = _row_major(idx)
+        return _out(_topk_t((_pick(input, d, idx, "TopkBackward0"), _make(idx))), out, exact=True)
+    except Exception:
+        check_missing_call(input=input, k=k)
+        raise
 
 
 # topk of long lines reads every _TOPK_STEP-th value (more apart in longer lines, at most
