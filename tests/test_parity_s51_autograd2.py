@@ -144,3 +144,19 @@ def _more_case(lib, name):
                                   "pinv_vmap"])
 def test_grid_sample_jacobian_and_pinv_vmap_use_batching_rules(name):
     check(_silent(lambda lib: _more_case(lib, name)), rtol=1e-4, atol=1e-5)
+
+
+_JVP_DTYPE_CASES = [("f", "i"), ("f", "b"), ("i", "f"), ("i", "i"), ("fi", "if"), ("if", "fi"),
+                    ("fi", "sf"), ("ff", "si")]
+
+
+@pytest.mark.parametrize("case", _JVP_DTYPE_CASES, ids=["-".join(c) for c in _JVP_DTYPE_CASES])
+def test_func_jvp_refuses_integer_tangents_in_torch_order(case):
+    def run(lib):
+        f = import_module(lib.__name__ + ".func")
+        make = {"f": lambda: lib.ones(3), "i": lambda: lib.ones(3, dtype=lib.int64),
+                "b": lambda: lib.ones(3, dtype=lib.bool), "s": lambda: lib.ones(2)}
+        primals = tuple(make[c]() for c in case[0])
+        tangents = tuple(make[c]() for c in case[1])
+        return f.jvp(lambda *a: a[0] * 2, primals, tangents)
+    check(run)

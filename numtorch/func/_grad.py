@@ -443,7 +443,11 @@ def _check_jvp_args(primals, tangents):
             if not isinstance(x, Tensor):
                 raise RuntimeError(f"jvp(f, primals, tangents): Expected {name} to only "
                                    f"contain Tensors, got {type(x)}")
-    for p, t in zip(flat_p, flat_t):
+    for p, t in zip(flat_p, flat_t):  # torch's order: per pair, dtypes then sizes
+        for name, v in (("primal", p), ("tangent", t)):
+            if not (v.is_floating_point() or v.is_complex()):
+                raise ValueError(f"Expected {name} to be floating point or complex, but got: "
+                                 f"{v.dtype}")
         if tuple(p.shape) != tuple(t.shape):
             raise RuntimeError(f"Trying to set a forward gradient that has a different size "
                                f"than that of the original Tensor, this is not supported. "
