@@ -103,6 +103,23 @@ def _inplace_product_shape(self, a, b, nd):
                            f"tensor size {list(want)} should match")
 
 
+# torch's method overloads for the "invalid combination" error of a call that leaves out a
+# required argument of these methods (the others get "missing ... required positional arguments")
+_NARROW_FORMS = ("(int dim, Tensor start, int length)", "(int dim, int start, int length)")
+_MOVEDIM_FORMS = ("(int source, int destination)",
+                  "(tuple of ints source, tuple of ints destination)")
+_INDEX_FILL_FORMS = ("(int dim, Tensor index, Tensor value)",
+                     "(int dim, Tensor index, Number value)")
+_MASKED_FILL_FORMS = ("(Tensor mask, Tensor value)", "(Tensor mask, Number value)")
+
+
+def _missing_overloads(args, forms):
+    """torch's parser error for a method call that left out one of ``args`` (the methods with
+    several overloads). Called from the method's ``except`` clause only."""
+    if any(a is _MISSING_ARG for a in args):
+        raise _nt.ops._util.invalid_combination((), forms) from None
+
+
 class _TensorMath:
     """The math methods of Tensor.
 
@@ -1300,8 +1317,12 @@ class _TensorMath:
 
     unflatten.__qualname__ = "Tensor.unflatten"
 
-    def movedim(self, source, destination):
-        return _nt.ops.movedim(self, source, destination)
+    def movedim(self, source=_MISSING_ARG, destination=_MISSING_ARG):
+        try:
+            return _nt.ops.movedim(self, source, destination)
+        except Exception:
+            _missing_overloads((source, destination), _MOVEDIM_FORMS)
+            raise
 
     moveaxis = movedim
 
@@ -1321,8 +1342,12 @@ class _TensorMath:
     def unbind(self, dim=0):
         return _nt.ops.unbind(self, dim)
 
-    def narrow(self, dim, start, length):
-        return _nt.ops.narrow(self, dim, start, length)
+    def narrow(self, dim=_MISSING_ARG, start=_MISSING_ARG, length=_MISSING_ARG):
+        try:
+            return _nt.ops.narrow(self, dim, start, length)
+        except Exception:
+            _missing_overloads((dim, start, length), _NARROW_FORMS)
+            raise
 
     def select(self, dim=_MISSING_ARG, index=_MISSING_ARG):
         try:
@@ -1406,19 +1431,27 @@ class _TensorMath:
             _check_missing("index_select", dim=dim, index=index)
             raise
 
-    def masked_fill(self, mask, value):
-        if type(self._array) is not _np.ndarray and self.is_quantized:
-            from ._quantized_ops_float import quantized_dispatch
+    def masked_fill(self, mask=_MISSING_ARG, value=_MISSING_ARG):
+        try:
+            if type(self._array) is not _np.ndarray and self.is_quantized:
+                from ._quantized_ops_float import quantized_dispatch
 
-            return quantized_dispatch("masked_fill", self, mask, value)
-        return _nt.ops.masked_fill(self, mask, value)
+                return quantized_dispatch("masked_fill", self, mask, value)
+            return _nt.ops.masked_fill(self, mask, value)
+        except Exception:
+            _missing_overloads((mask, value), _MASKED_FILL_FORMS)
+            raise
 
-    def masked_fill_(self, mask, value):
-        if type(self._array) is not _np.ndarray and self.is_quantized:
-            from ._quantized_inplace import masked_fill_ as _quantized
+    def masked_fill_(self, mask=_MISSING_ARG, value=_MISSING_ARG):
+        try:
+            if type(self._array) is not _np.ndarray and self.is_quantized:
+                from ._quantized_inplace import masked_fill_ as _quantized
 
-            return _quantized(self, mask, value)
-        return _nt.ops.inplace_writes.masked_fill_(self, mask, value)
+                return _quantized(self, mask, value)
+            return _nt.ops.inplace_writes.masked_fill_(self, mask, value)
+        except Exception:
+            _missing_overloads((mask, value), _MASKED_FILL_FORMS)
+            raise
 
     def masked_select(self, mask=_MISSING_ARG):
         try:
@@ -1538,11 +1571,19 @@ class _TensorMath:
             _check_missing("index_copy_", dim=dim, index=index, source=source)
             raise
 
-    def index_fill(self, dim, index, value):
-        return _nt.ops.index_fill(self, dim, index, value)
+    def index_fill(self, dim=_MISSING_ARG, index=_MISSING_ARG, value=_MISSING_ARG):
+        try:
+            return _nt.ops.index_fill(self, dim, index, value)
+        except Exception:
+            _missing_overloads((dim, index, value), _INDEX_FILL_FORMS)
+            raise
 
-    def index_fill_(self, dim, index, value):
-        return _nt.ops.inplace_writes.index_fill_(self, dim, index, value)
+    def index_fill_(self, dim=_MISSING_ARG, index=_MISSING_ARG, value=_MISSING_ARG):
+        try:
+            return _nt.ops.inplace_writes.index_fill_(self, dim, index, value)
+        except Exception:
+            _missing_overloads((dim, index, value), _INDEX_FILL_FORMS)
+            raise
 
     def masked_scatter(self, mask, source):
         return _nt.ops.masked_scatter(self, mask, source)
@@ -1866,16 +1907,20 @@ class _TensorMath:
         return _nt.ops.sparse_ops.smm(self, mat2)
 
     # -- filling and copying --------------------------------------------------------------------
-    def fill_(self, value):
+    def fill_(self, value=_MISSING_ARG):
         """Set every element to ``value`` (a number or a 0-d tensor), in place; returns self."""
-        if _FUNC_EPOCHS:
-            _nt.autograd._func_transforms.refuse_captured(
-                self, "fill_.Tensor" if isinstance(value, _TensorMath) else "fill_.Scalar")
-        if type(self._array) is not _np.ndarray and self.is_quantized:
-            from ._quantized_inplace import fill_ as _quantized
+        try:
+            if _FUNC_EPOCHS:
+                _nt.autograd._func_transforms.refuse_captured(
+                    self, "fill_.Tensor" if isinstance(value, _TensorMath) else "fill_.Scalar")
+            if type(self._array) is not _np.ndarray and self.is_quantized:
+                from ._quantized_inplace import fill_ as _quantized
 
-            return _quantized(self, value)
-        return _nt.ops.inplace_writes.fill_(self, value)
+                return _quantized(self, value)
+            return _nt.ops.inplace_writes.fill_(self, value)
+        except Exception:
+            _missing_overloads((value,), ("(Tensor value)", "(Number value)"))
+            raise
 
     def zero_(self):
         """Set every element to zero, in place; returns self."""

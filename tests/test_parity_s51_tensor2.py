@@ -117,3 +117,22 @@ _FUNCS = [
 @pytest.mark.parametrize("code", _FUNCS)
 def test_functions_missing_arguments(code):
     same(_run(code))
+
+
+# -- 6. methods with several overloads: a missing argument gets torch's overload listing ------
+
+_OVERLOADED = [
+    "x.narrow(0)", "x.narrow(0, 0)", "x.narrow()", "x.narrow(0, length=1)", "x.movedim(0)",
+    "x.index_fill(0, i)", "x.clone().index_fill_(0)", "x.masked_fill(x > 0)",
+    "x.clone().masked_fill_(x > 0)", "x.clone().fill_()", "x.masked_fill(value=1)",
+    "x.narrow(1, 1, 2)", "x.narrow(0, t.tensor(1), 1)", "x.movedim(0, 1)", "x.movedim((0,), (1,))",
+    "x.index_fill(1, i, -1.)", "x.clone().index_fill_(1, i, t.tensor(2.))",
+    "x.masked_fill(x > 0, 0.5)", "x.clone().masked_fill_(x > 0, t.tensor(7.))",
+    "x.clone().fill_(3)", "x.clone().fill_(t.tensor(2.))", "x.clone().fill_('a')",
+    "x.narrow(0, 5, 1)", "x.masked_fill(x, 0)", "x.int().fill_(2.5)",
+]
+
+
+@pytest.mark.parametrize("code", _OVERLOADED)
+def test_overloaded_methods_missing_arguments(code):
+    same(_run(code))
