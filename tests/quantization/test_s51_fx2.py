@@ -80,7 +80,35 @@ def _models(T):
         def forward(self, x):
             return self.softmax(self.conv(self.inorm(x)))
 
-    return {"ln_mid": (LnMid, (3, 8)), "ln_first": (LnFirst, (2, 3, 4)),
+    class Decoder(nn.Module):
+        """conv -> ConvTranspose2d (stride, padding, output_padding) -> ReLU ->
+        ConvTranspose2d with other channel counts, groups and dilation -> add."""
+
+        def __init__(self, channels=(4, 4, 2)):
+            super().__init__()
+            a, b, c = channels
+            self.conv = nn.Conv2d(3, a, 3, padding=1)
+            self.up = nn.ConvTranspose2d(a, b, 3, stride=2, padding=1, output_padding=1)
+            self.relu = nn.ReLU()
+            self.up2 = nn.ConvTranspose2d(b, c, 3, padding=2, groups=2, dilation=2)
+
+        def forward(self, x):
+            y = self.up2(self.relu(self.up(self.conv(x))))
+            return y + y
+
+    class Decoder1d(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.up = nn.ConvTranspose1d(3, 5, 4, stride=2, bias=False)
+            self.up2 = nn.ConvTranspose1d(5, 2, 2)
+
+        def forward(self, x):
+            return self.up2(self.up(x))
+
+    return {"decoder": (Decoder, (2, 3, 4, 4)),
+            "decoder_wide": (lambda: Decoder((4, 6, 2)), (2, 3, 4, 4)),
+            "decoder1d": (Decoder1d, (2, 3, 6)),
+            "ln_mid": (LnMid, (3, 8)), "ln_first": (LnFirst, (2, 3, 4)),
             "ln_out": (LnOut, (4, 6)), "norms2d": (Norms2d, (2, 3, 5, 5)),
             "norms1d": (Norms1d, (2, 3, 7))}
 
@@ -123,7 +151,14 @@ def _summary(model):
     return out
 
 
-def _check(name, kind="x86", float_out=False):
+def _check(name, kind="x86", float_out=False, engine=None):
+    if engine is not None:
+        saved = torch.backends.quantized.engine, nt.backends.quantized.engine
+        torch.backends.quantized.engine = nt.backends.quantized.engine = engine
+        try:
+            return _check(name, kind, float_out)
+        finally:
+            torch.backends.quantized.engine, nt.backends.quantized.engine = saved
     tm, nm, shape = _pair(name)
     batches = _batches(shape)
     t_code, tq = _run(torch, tm, torch.ao.quantization.get_default_qconfig_mapping(kind),
@@ -163,3 +198,27 @@ def test_instance_norm_softmax_group_norm_match_torch(name, kind):
     """InstanceNorm and Softmax modules are lowered to their quantized modules; GroupNorm
     stays float after a dequantize, as torch's native backend does."""
     _check(name, kind, float_out=name == "norms2d")
+
+
+@pytest.mark.parametrize("name,kind,engine", [
+    ("decoder", "x86", None), ("decoder_wide", "fbgemm", "fbgemm"),
+    ("decoder_wide", "qnnpack", "qnnpack"), ("decoder1d", "fbgemm", "fbgemm"),
+    ("decoder1d", "qnnpack", "qnnpack")])
+def test_conv_transpose_modules_match_torch(name, kind, engine):
+    """ConvTranspose1d/2d become quantized ConvTranspose modules with a per-tensor weight
+    (the mapping's transpose qconfig). torch's x86 engine computes a quantized transposed
+    conv with in_channels != out_channels wrongly, so the wide models run on fbgemm/qnnpack."""
+    tq, nq = _check(name, kind, engine=engine)
+    assert type(nq.up).__name__ == type(tq.up).__name__
+    assert nq.up.weight().q_scale() == tq.up.weight().q_scale()
+
+
+def test_conv_transpose_reference_conversion_says_it_is_missing():
+    """No reference ConvTranspose module yet: a clear NotImplementedError, not a KeyError."""
+    q = nt.ao.quantization
+    model = nt.nn.Sequential(nt.nn.ConvTranspose2d(2, 2, 2)).eval()
+    x = nt.randn(1, 2, 3, 3)
+    prepared = q.quantize_fx.prepare_fx(model, q.get_default_qconfig_mapping(), (x,))
+    prepared(x)
+    with pytest.raises(NotImplementedError, match="ConvTranspose2d"):
+        q.quantize_fx.convert_to_reference_fx(prepared)

@@ -41,6 +41,7 @@ def _tables():
                 nniqat.ConvBn1d, nniqat.ConvBn2d, nniqat.ConvBn3d,
                 nniqat.ConvBnReLU1d, nniqat.ConvBnReLU2d, nniqat.ConvBnReLU3d,
                 nniqat.LinearBn1d}
+    weighted |= set(_present(nn, ["ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]))
     linear_like = {nn.Linear, nni.LinearReLU, nnqat.Linear, nniqat.LinearReLU,
                    nniqat.LinearBn1d}
     module_lowered = {nn.BatchNorm2d, nn.BatchNorm3d, nni.BNReLU2d, nni.BNReLU3d, nn.Dropout,
@@ -68,7 +69,7 @@ def _tables():
                   torch.sigmoid, "sigmoid", "sigmoid_"}
     fixed_neg1to1 = {nn.Tanh, torch.tanh, "tanh", "tanh_"}
     torch_only_static = set(_present(nn, [
-        "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "PReLU"]))
+        "PReLU"]))
     torch_only_static |= set(_present(F, [
         "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
         "conv_transpose3d", "elu", "hardswish", "leaky_relu", "dropout", "group_norm",
@@ -181,8 +182,7 @@ def _special_lists():
     module = set(tables()["module_lowered"])
     unsupported = set(_present(F, ["elu", "hardswish", "instance_norm", "layer_norm",
                                    "leaky_relu", "dropout"]))
-    unsupported |= set(_present(nn, ["PReLU", "ConvTranspose1d", "ConvTranspose2d",
-                                     "ConvTranspose3d"]))
+    unsupported |= set(_present(nn, ["PReLU"]))
     return {"run": run, "module": module, "unsupported": unsupported}
 
 

@@ -23,7 +23,20 @@ def _static_module_class(float_cls):
     return {nn.Conv1d: nnq.Conv1d, nn.Conv2d: nnq.Conv2d, nn.Conv3d: nnq.Conv3d,
             nn.Linear: nnq.Linear, nni.ConvReLU1d: nniq.ConvReLU1d,
             nni.ConvReLU2d: nniq.ConvReLU2d, nni.ConvReLU3d: nniq.ConvReLU3d,
-            nni.LinearReLU: nniq.LinearReLU}.get(float_cls)
+            nni.LinearReLU: nniq.LinearReLU, nn.ConvTranspose1d: nnq.ConvTranspose1d,
+            nn.ConvTranspose2d: nnq.ConvTranspose2d,
+            nn.ConvTranspose3d: nnq.ConvTranspose3d}.get(float_cls)
+
+
+def _conv_args(inner):
+    """The constructor arguments of a (transposed) conv like ``inner``."""
+    if isinstance(inner, torch.nn.modules.conv._ConvTransposeNd):
+        return (inner.in_channels, inner.out_channels, inner.kernel_size, inner.stride,
+                inner.padding, inner.output_padding, inner.groups, inner.bias is not None,
+                inner.dilation, inner.padding_mode)
+    return (inner.in_channels, inner.out_channels, inner.kernel_size, inner.stride,
+            inner.padding, inner.dilation, inner.groups, inner.bias is not None,
+            inner.padding_mode)
 
 
 def _quantize_weight(weight, observer):
@@ -47,9 +60,7 @@ def _draw_reference_init(fmod):
     if isinstance(inner, torch.nn.Linear):
         torch.nn.Linear(inner.in_features, inner.out_features, inner.bias is not None)
     else:
-        type(inner)(inner.in_channels, inner.out_channels, inner.kernel_size, inner.stride,
-                    inner.padding, inner.dilation, inner.groups, inner.bias is not None,
-                    inner.padding_mode)
+        type(inner)(*_conv_args(inner))
 
 
 def _quantized_weighted(fmod, weight_post_process, out_scale, out_zero_point):
@@ -63,9 +74,7 @@ def _quantized_weighted(fmod, weight_post_process, out_scale, out_zero_point):
     if isinstance(inner, torch.nn.Linear):
         qmod = qcls(inner.in_features, inner.out_features, dtype=weight_post_process.dtype)
     else:
-        qmod = qcls(inner.in_channels, inner.out_channels, inner.kernel_size, inner.stride,
-                    inner.padding, inner.dilation, inner.groups, inner.bias is not None,
-                    inner.padding_mode)
+        qmod = qcls(*_conv_args(inner))
     bias = inner.bias  # the Parameter itself, as torch packs it
     qmod.set_weight_bias(qweight, bias)
     qmod.scale = float(out_scale)

@@ -14,8 +14,14 @@ def _reference_class(float_cls):
     from numtorch.ao.nn.quantized import reference as nnqr
 
     nn = torch.nn
-    return {nn.Linear: nnqr.Linear, nn.Conv1d: nnqr.Conv1d, nn.Conv2d: nnqr.Conv2d,
-            nn.Conv3d: nnqr.Conv3d}[float_cls]
+    classes = {nn.Linear: nnqr.Linear, nn.Conv1d: nnqr.Conv1d, nn.Conv2d: nnqr.Conv2d,
+               nn.Conv3d: nnqr.Conv3d}
+    if float_cls not in classes:
+        raise NotImplementedError(
+            f"numtorch's convert_to_reference_fx has no reference module for "
+            f"{float_cls.__name__} yet (torch's has); use convert_fx, or give it a None "
+            f"qconfig")
+    return classes[float_cls]
 
 
 class ReferenceConverter(_Converter):
