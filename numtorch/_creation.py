@@ -17,6 +17,7 @@ from ._alloc_errors import alloc_error, result_alloc_error
 from ._device import default_device
 from ._grad_state import FUNC_KINDS, tag_func_leaf
 from ._preserve_layout import empty_preserving
+from ._required_dim import check_missing, missing_arg
 from ._size import parse_size
 from ._tensor import Tensor, _make
 
@@ -362,6 +363,8 @@ def _fill_value(value, fn, position=2, name="fill_value"):
     if not _is_number(value):
         from ._generator_args import type_name  # torch.dtype, numpy.str_ as torch names them
 
+        check_missing(fn, **{name: value})  # (left out: torch's parser words)
+
         raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Number, "
                         f"not {type_name(value)}")
     if type(value) is builtins.int and not -2 ** 63 <= value < 2 ** 64:
@@ -369,7 +372,7 @@ def _fill_value(value, fn, position=2, name="fill_value"):
     return value.item() if isinstance(value, np.generic) else value
 
 
-def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
+def full(size=missing_arg, fill_value=missing_arg, *, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     """Return a tensor of the given shape filled with ``fill_value``.
 
@@ -383,6 +386,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
         tensor([0.5000, 0.5000])
     """
     if not isinstance(size, (tuple, list)):
+        check_missing("full", size=size, fill_value=fill_value)
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not "
                         f"{type(size).__name__}")
     shape = parse_size("full", (size,))

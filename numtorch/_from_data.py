@@ -13,6 +13,7 @@ import numpy as np
 from . import _dtype
 from ._creation import _PY_SCALARS, _check_fits, _finish, _host, check_pin_memory, dtype_arg
 from ._float8 import FLOAT8, to_float8
+from ._required_dim import check_missing, missing_arg
 from ._tensor import Tensor, _factory_requires_grad, _make
 from ._warn_once import warn_once
 
@@ -259,7 +260,7 @@ def _element_error(data, dt):
             raise TypeError(f"must be real number, not {type(x).__name__}")
 
 
-def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False,
+def tensor(data=missing_arg, *, dtype=None, device=None, requires_grad=False, pin_memory=False,
            _caller=("torch.tensor", 2)):
     """Build a new tensor by copying ``data``: a number, nested lists/tuples, an array or a tensor.
 
@@ -305,6 +306,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         except (TypeError, RuntimeError):
             if dt is not None and isinstance(data, (list, tuple)):
                 _element_error(data, dt)
+            check_missing("tensor", data=data)
             raise
         source = data
         python_data = not isinstance(data, (np.ndarray, np.generic))

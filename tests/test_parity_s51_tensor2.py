@@ -136,3 +136,17 @@ _OVERLOADED = [
 @pytest.mark.parametrize("code", _OVERLOADED)
 def test_overloaded_methods_missing_arguments(code):
     same(_run(code))
+
+
+# -- 7. factories without their data / size / fill value --------------------------------------
+
+_FACTORIES = [
+    "torch.tensor()", "torch.tensor(dtype=torch.float32)", "torch.full((2,))", "torch.full()",
+    "torch.full(fill_value=1)", "torch.full((2,), 'a')", "torch.full(2, 1)", "torch.full((2,), 7)",
+    "torch.tensor([1., 2.])", "torch.tensor(object())", "x.new_full((2,))",
+]
+
+
+@pytest.mark.parametrize("code", _FACTORIES)
+def test_factories_missing_arguments(code):
+    same(_run(code))
