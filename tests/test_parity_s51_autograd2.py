@@ -160,3 +160,37 @@ def test_func_jvp_refuses_integer_tangents_in_torch_order(case):
         tangents = tuple(make[c]() for c in case[1])
         return f.jvp(lambda *a: a[0] * 2, primals, tangents)
     check(run)
+
+
+_FALLBACK_CALLS = ["quantile_scalar", "quantile_tensor", "nanquantile", "histc", "bincount",
+                   "isin_tensor", "isin_scalar", "isclose", "embedding_max_norm"]
+
+
+@pytest.mark.parametrize("name", _FALLBACK_CALLS)
+def test_vmap_fallback_warning_text_is_torchs(name):
+    """Where torch itself runs a function once per sample under vmap, numtorch warns with
+    torch's text (naming the aten overload), so message filters written for torch match."""
+    def run(lib):
+        f = import_module(lib.__name__ + ".func")
+        g = lib.Generator().manual_seed(0)
+        x = lib.rand(3, 6, generator=g)
+        ii = lib.randint(0, 4, (3, 6), generator=g)
+        call = {
+            "quantile_scalar": lambda: f.vmap(lambda a: lib.quantile(a, 0.5))(x),
+            "quantile_tensor": lambda: f.vmap(lambda a: lib.quantile(
+                a, lib.tensor([0.2, 0.5]), dim=0))(x),
+            "nanquantile": lambda: f.vmap(lambda a: a.nanquantile(0.5))(x),
+            "histc": lambda: f.vmap(lambda a: lib.histc(a, 4))(x),
+            "bincount": lambda: f.vmap(lambda a: lib.bincount(a, minlength=5))(ii),
+            "isin_tensor": lambda: f.vmap(lambda a: lib.isin(a, lib.tensor([1, 2])))(ii),
+            "isin_scalar": lambda: f.vmap(lambda a: lib.isin(a, 2))(ii),
+            "isclose": lambda: f.vmap(lambda a: lib.isclose(a, a))(x),
+            "embedding_max_norm": lambda: f.vmap(lambda w: lib.nn.functional.embedding(
+                lib.tensor([1, 2]), w, max_norm=1.0))(lib.randn(3, 5, 4, generator=g)),
+        }[name]
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            out = call()
+        return out, [(w.category.__name__, str(w.message).split(" (Triggered")[0])
+                     for w in seen]
+    check(run)

@@ -221,7 +221,7 @@ def _embedding(fn, args, kwargs):
         raise unbatched_self_error("aten::embedding_renorm_")
     leaves, spec = tree_flatten((args, kwargs))
     owners, _ = _batched_leaves(leaves)
-    return _per_sample("embedding", fn, owners, spec)
+    return _per_sample("embedding_renorm_", fn, owners, spec)  # torch's per-sample op
 
 
 def _one_hot(fn, args, kwargs):
@@ -405,6 +405,13 @@ def call(name, fn, args, kwargs):
 def _empty_batch_error(name, owners, spec):
     """torch's fallback refuses an empty batch (named by the overload: ``quantile.scalar``
     for a number ``q``)."""
+    return RuntimeError(f"Batching rule not implemented for aten::{_overload(name, owners, spec)}"
+                        f". The fallback path does not support vmap over dims of size 0.")
+
+
+def _overload(name, owners, spec):
+    """The aten overload torch's fallback names for the call (``quantile.scalar`` for a
+    number ``q``, ``isin.Tensor_Scalar``...)."""
     if name in ("quantile", "nanquantile"):
         args, kwargs = tree_unflatten(owners, spec)
         q = args[1] if len(args) > 1 else kwargs.get("q")
@@ -414,15 +421,16 @@ def _empty_batch_error(name, owners, spec):
         args, kwargs = tree_unflatten(owners, spec)
         a, b = _bound(args, kwargs, ("elements", "test_elements"))
         name += "." + "_".join("Tensor" if isinstance(v, Tensor) else "Scalar" for v in (a, b))
-    return RuntimeError(f"Batching rule not implemented for aten::{name}. The fallback path "
-                        f"does not support vmap over dims of size 0.")
+    return name
 
 
 def _per_sample(name, fn, owners, spec):
     """torch's batching fallback: ``fn`` once per sample (all levels flattened), the results
     stacked (a size that differs between samples fails in ``stack``, as in torch)."""
-    warnings.warn(f"vmap: there is no batching rule for {name}, so it runs once per sample (a "
-                  f"performance drop, not an error).", UserWarning, stacklevel=4)
+    warnings.warn(f"There is a performance drop because we have not yet implemented the "
+                  f"batching rule for aten::{_overload(name, owners, spec)}. Please file us an "
+                  f"issue on GitHub so that we can prioritize its implementation.", UserWarning,
+                  stacklevel=4)  # torch's text
     levels = B.union_levels(owners)
     sizes = tuple(B.level_size(lvl) for lvl in levels)
     total = 1
