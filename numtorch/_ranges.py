@@ -17,6 +17,7 @@ from ._alloc_errors import result_alloc_error
 from ._creation import (
     _cast_scalar, _check_fits, _factory_dtype, _finish, _int_arg, check_pin_memory, dtype_arg,
 )
+from ._required_dim import missing_arg
 from ._tensor import Tensor
 
 __all__ = ["arange", "range", "linspace", "logspace"]
@@ -133,8 +134,27 @@ def _check_range_dtype(dt, kernel):
                                   f"'{_dtype._TYPE_DISPLAY[dt.name]}'")
 
 
-def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
-           requires_grad=False, pin_memory=False):
+_ARANGE_KW = ("torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+              "bool pin_memory = False, bool requires_grad = False")
+_ARANGE_FORMS = (f"(Number end, *, Tensor out = None, {_ARANGE_KW})",
+                 f"(Number start, Number end, *, {_ARANGE_KW})",
+                 f"(Number start, Number end, Number step = 1, *, Tensor out = None, {_ARANGE_KW})")
+
+
+def _arange_call_error(start, step, kwargs, requires_grad, pin_memory):
+    """torch's parser error for an ``arange`` call that matches none of its forms: "missing
+    ... "end"" when only keywords other than start/end/step were given, else the listing of
+    the forms. Error path only (it reads the call)."""
+    if start is missing_arg and (step is not missing_arg or requires_grad or pin_memory or
+                                 any(v is not None for v in kwargs)):
+        return TypeError('arange() missing 1 required positional arguments: "end"')
+    from .ops._util import invalid_combination
+
+    return invalid_combination(_ARANGE_FORMS, _ARANGE_FORMS)
+
+
+def arange(start=missing_arg, end=missing_arg, step=missing_arg, *, out=None, dtype=None,
+           layout=None, device=None, requires_grad=False, pin_memory=False):
     """Return the values from ``start`` up to (not including) ``end`` in steps of ``step``.
 
     The dtype is int64 when every argument is an integer, else the default float dtype.
@@ -145,11 +165,28 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
         >>> torch.arange(1, 2.5, 0.5)
         tensor([1.0000, 1.5000, 2.0000])
     """
-    if end is None:
-        start, end = 0, start
+    if end is missing_arg:  # arange(end)
+        if start is missing_arg or step is not missing_arg:
+            raise _arange_call_error(start, step, (out, dtype, layout, device),
+                                     requires_grad, pin_memory)
+        start, end, step, one = 0, start, 1, True
+    else:
+        one = False
+        if step is missing_arg:
+            step = 1
+            if start is missing_arg:  # arange(end=n)
+                start = 0
     floats = _is_float_arg(start) or _is_float_arg(end) or _is_float_arg(step)
-    start, end, step = _number(start, "arange"), _number(end, "arange"), _number(step,
-                                                                                  "arange")
+    try:
+        start, end, step = _number(start, "arange"), _number(end, "arange"), _number(step,
+                                                                                      "arange")
+    except TypeError:
+        if one:  # (the one-number form names its argument)
+            raise TypeError(f"arange(): argument 'end' (position 1) must be Number, not "
+                            f"{type(end).__name__}") from None
+        from .ops._util import invalid_combination
+
+        raise invalid_combination(_ARANGE_FORMS, _ARANGE_FORMS) from None
     check_pin_memory(pin_memory, out)
     if dtype is None and out is not None:
         dtype = out.dtype

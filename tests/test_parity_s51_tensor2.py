@@ -150,3 +150,23 @@ _FACTORIES = [
 @pytest.mark.parametrize("code", _FACTORIES)
 def test_factories_missing_arguments(code):
     same(_run(code))
+
+
+# -- 8. torch.arange: the three forms of torch's parser ----------------------------------------
+
+_ARANGE = [
+    "torch.arange()", "torch.arange(5, None)", "torch.arange(end=3)", "torch.arange('3')",
+    "torch.arange(0, '3')", "torch.arange(0, 3, '1')", "torch.arange(None)",
+    "torch.arange(start=1, end=3)", "torch.arange(1, end=3)", "torch.arange(step=2)",
+    "torch.arange(end=5, step=2)", "torch.arange(3, step=2)", "torch.arange(dtype=torch.float32)",
+    "torch.arange([3])", "torch.arange(t.tensor(3))", "torch.arange(0, 5, None)",
+    "torch.arange(5)", "torch.arange(1, 4)", "torch.arange(1, 2.5, 0.5)",
+    "torch.arange(0, 10, step=3)", "torch.arange(start=0, end=6, step=2)",
+    "torch.arange(4, dtype=torch.float64)", "torch.arange(2, 5, 0)", "torch.arange(3.5)",
+    "torch.arange(requires_grad=True)", "torch.arange(0, 1, 0.25, dtype=torch.float16)",
+]
+
+
+@pytest.mark.parametrize("code", _ARANGE)
+def test_arange_forms(code):
+    same(_run(code))
