@@ -214,6 +214,13 @@ def _interpolate(image, size, interpolation, antialias):
     via_float = kind not in (torch.float32, torch.float64) and not (
         kind == torch.uint8 and interpolation in _NATIVE_UINT8)
     batch = image.reshape((-1,) + tuple(image.shape[-3:]))
+    strides = batch.stride()
+    if batch.shape[0] == 1 and strides[0] != batch.numel() and \
+            batch.is_contiguous(memory_format=torch.channels_last):
+        # a single channels-last image (an HWC array permuted): interpolate would return a
+        # row-major result for its batch stride; torchvision gives that dim the full extent
+        # so the result stays channels-last, as the input
+        batch = batch.as_strided(tuple(batch.shape), (batch.numel(),) + tuple(strides[1:]))
     out = NF.interpolate(batch.to(torch.float32) if via_float else batch, size=list(size),
                          mode=interpolation.value, align_corners=False if smooth else None,
                          antialias=antialias and smooth)
