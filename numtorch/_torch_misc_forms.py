@@ -14,6 +14,7 @@ from ._tensor import Tensor
 __all__ = [
     "sym_int", "sym_float", "sym_max", "sym_min", "sym_not", "sym_sqrt", "sym_ite", "sym_sum",
     "sym_constrain_range", "sym_constrain_range_for_size", "norm_except_dim", "frobenius_norm",
+    "_weight_norm",
     "nuclear_norm", "empty_permuted", "binomial", "q_scale", "q_zero_point",
     "q_per_channel_scales", "q_per_channel_zero_points", "q_per_channel_axis", "int_repr",
     "has_lapack", "has_mkl", "has_openmp", "has_spectral", "compiled_with_cxx11_abi",
@@ -100,6 +101,14 @@ def norm_except_dim(v, pow=2, dim=0):
         return linalg.vector_norm(v, pow)
     dims = tuple(d for d in range(v.dim()) if d != dim % builtins.max(v.dim(), 1))
     return linalg.vector_norm(v, pow, dims, keepdim=True)
+
+
+def _weight_norm(v, g, dim=0):
+    """``v * (g / norm_except_dim(v, 2, dim))``, in torch's fused order for dim 0 / the last
+    dim (``nn.utils.weight_norm._weight_norm``)."""
+    from .nn.utils.weight_norm import _weight_norm as impl
+
+    return impl(v, g, dim)
 
 
 def frobenius_norm(input, dim, keepdim=False):

@@ -61,3 +61,78 @@ def test_gelu_float32_tail_double_backward():
 
     for i, (a, b) in enumerate(zip(run(numtorch), run(torch))):
         _bits_equal(a, b, f"double backward {i}")
+
+
+# -- 2. torch._weight_norm: semantics, errors, torch's fused float32 norm order over dim 0 -----
+def _wn_outputs(lib, shape, dim, gdim, dtype="float32", gdtype=None, grad=True):
+    gen = np.random.default_rng(sum(shape) + 10 * dim)
+    v = lib.tensor(gen.standard_normal(shape).astype(dtype), requires_grad=grad)
+    gshape = [1] * len(shape)
+    if gdim is not None:
+        gshape[gdim] = shape[gdim]
+    g = lib.tensor((gen.random(gshape) + 0.5).astype(gdtype or dtype), requires_grad=grad)
+    w = lib._weight_norm(v, g, dim)
+    if not grad:
+        return [w.numpy()]
+    gv, gg = lib.autograd.grad(w, [v, g], lib.ones_like(w))
+    return [w.detach().numpy(), gv.numpy(), gg.numpy()]
+
+
+@pytest.mark.parametrize("shape", [(7, 5, 3), (64, 300), (16, 40, 9), (128, 512), (3, 4),
+                                   (80, 1, 3)])
+def test_weight_norm_dim0_float32_bits(shape):
+    got = _wn_outputs(numtorch, shape, 0, 0, grad=False)
+    want = _wn_outputs(torch, shape, 0, 0, grad=False)
+    np.testing.assert_array_equal(got[0], want[0])
+
+
+@pytest.mark.parametrize("shape,dim,gdim", [((7, 5, 3), 0, 0), ((7, 5, 3), 1, 1),
+                                            ((7, 5, 3), 2, 2), ((7, 5, 3), -1, None),
+                                            ((6,), 0, 0)])
+def test_weight_norm_values_and_grads(shape, dim, gdim):
+    got = _wn_outputs(numtorch, shape, dim, gdim, dtype="float64")
+    want = _wn_outputs(torch, shape, dim, gdim, dtype="float64")
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("case", ["dim3", "dim-4", "scalar", "double_g", "int"])
+def test_weight_norm_errors(case):
+    def run(lib):
+        v, g = lib.ones(4, 3, 2), lib.ones(4, 1, 1)
+        try:
+            if case == "dim3":
+                lib._weight_norm(v, g, 3)
+            elif case == "dim-4":
+                lib._weight_norm(v, g, -4)
+            elif case == "scalar":
+                lib._weight_norm(lib.tensor(2.0), lib.tensor(3.0), 0)
+            elif case == "double_g":
+                lib._weight_norm(v.double(), g, 0)
+            else:
+                lib._weight_norm(v.int(), g.int(), 0)
+        except Exception as e:  # noqa: BLE001 - the class and message are compared
+            return type(e).__name__, str(e)
+        return None
+
+    assert run(numtorch) == run(torch)
+
+
+def test_weight_norm_module_dim0_float32_bits():
+    def run(lib):
+        lib.manual_seed(0)
+        conv = lib.nn.Conv1d(16, 32, 5)
+        with lib.no_grad():
+            conv.weight.copy_(lib.tensor(np.random.default_rng(5).standard_normal((32, 16, 5))
+                                         .astype(np.float32)))
+        m = lib.nn.utils.parametrizations.weight_norm(conv)
+        old = lib.nn.utils.weight_norm(lib.nn.Linear(40, 24).requires_grad_(False))
+        with lib.no_grad():
+            old.weight_v.copy_(lib.tensor(np.random.default_rng(6).standard_normal((24, 40))
+                                          .astype(np.float32)))
+            old.weight_g.fill_(1.5)
+        old(lib.ones(1, 40))  # the pre-hook recomputes the weight
+        return [m.weight.detach().numpy(), old.weight.detach().numpy()]
+
+    for a, b in zip(run(numtorch), run(torch)):
+        np.testing.assert_array_equal(a, b)

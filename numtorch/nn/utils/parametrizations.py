@@ -15,7 +15,7 @@ from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from ..modules.module import Module
 from . import parametrize
-from .weight_norm import _norm_except_dim
+from .weight_norm import _norm_except_dim, _weight_norm
 
 __all__ = ["orthogonal", "spectral_norm", "weight_norm"]
 
@@ -257,7 +257,7 @@ class _WeightNorm(Module):
         self.dim = -1 if dim is None else dim
 
     def forward(self, weight_g, weight_v):
-        return weight_v * (weight_g / _norm_except_dim(weight_v, self.dim))
+        return _weight_norm(weight_v, weight_g, self.dim)
 
     def right_inverse(self, weight):
         return _norm_except_dim(weight, self.dim), weight

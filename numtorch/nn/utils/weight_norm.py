@@ -22,6 +22,66 @@ def _norm_except_dim(v, dim):
     return v.norm(2, dim=others, keepdim=True)
 
 
+def _lane_norms(rows):
+    """2-norms of the rows of a float32 (M, N) array in torch's fused weight-norm order: the
+    squares summed in 8 lanes (the row's tail into the first lanes), then the lanes halved
+    pairwise (i + 4, i + 2, i + 1); a row shorter than 8 summed left to right."""
+    import numpy as np
+
+    sq = rows * rows
+    n = sq.shape[1]
+    if n < 8:
+        acc = sq[:, 0].copy()
+        for j in range(1, n):
+            acc += sq[:, j]
+        return np.sqrt(acc)
+    main = n - n % 8
+    acc = sq[:, :8].copy()
+    for j in range(8, main, 8):  # chunks of 8 values, in order
+        acc += sq[:, j:j + 8]
+    if main < n:
+        acc[:, :n - main] += sq[:, main:]
+    acc = acc[:, :4] + acc[:, 4:]
+    acc = acc[:, :2] + acc[:, 2:]
+    return np.sqrt(acc[:, 0] + acc[:, 1])
+
+
+def _weight_norm(v, g, dim=0):
+    """torch._weight_norm: ``v * (g / norm_except_dim(v, 2, dim))``; dim 0 or the last dim
+    run torch's fused kernel (same dtypes required, floating only), whose float32 norm over
+    the rows (dim 0) is summed in its own order (``_lane_norms``)."""
+    import numpy as np
+
+    import numtorch
+
+    if dim == -1:
+        return v * (g / v.norm(2))
+    nd = v.dim()
+    if nd == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    if not -nd <= dim < nd:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, "
+                         f"{nd - 1}], but got {dim})")
+    d = dim % nd
+    if d not in (0, nd - 1):
+        return v * (g / _norm_except_dim(v, d))
+    from ..._dtype import _TYPE_DISPLAY
+
+    def disp(t):
+        return _TYPE_DISPLAY.get(t.dtype.name, t.dtype.name)
+
+    if not v.dtype.is_floating_point:
+        raise NotImplementedError(f'"weight_norm_kernel" not implemented for \'{disp(v)}\'')
+    if g.dtype != v.dtype:
+        raise RuntimeError(f"expected scalar type {disp(v)} but found {disp(g)}")
+    n = _norm_except_dim(v, d)
+    if d == 0 and nd > 1 and v.dtype == numtorch.float32 and v.device.type == "cpu":
+        rows = v.detach().reshape(v.shape[0], -1).numpy()
+        fast = numtorch.from_numpy(_lane_norms(rows).astype(np.float32)).reshape(n.shape)
+        n = fast + (n - n.detach()) if n.requires_grad else fast  # torch's bits, n's gradient
+    return v * (g / n)
+
+
 class WeightNorm:
     """The forward pre-hook that rebuilds ``module.<name>`` from ``<name>_g``/``<name>_v``."""
 
@@ -35,7 +95,7 @@ class WeightNorm:
         """``g * v / norm_except_dim(v)`` from the module's parameters (differentiable)."""
         g = getattr(module, self.name + "_g")
         v = getattr(module, self.name + "_v")
-        return v * (g / _norm_except_dim(v, self.dim))
+        return _weight_norm(v, g, self.dim)
 
     @staticmethod
     def apply(module, name, dim):
