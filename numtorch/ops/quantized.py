@@ -46,8 +46,16 @@ add = _binary_or_scalar(_qp.add, _qp.add_scalar, False, "add")
 add_relu = _binary_or_scalar(_qp.add_relu, _qp.add_scalar, True, "add_relu")
 mul = _binary_or_scalar(_qp.mul, _qp.mul_scalar, False, "mul")
 mul_relu = _binary_or_scalar(_qp.mul_relu, _qp.mul_scalar, True, "mul_relu")
-relu6, hardswish, softmax, threshold = _qp.relu6, _qp.hardswish, _qp.softmax, _qp.threshold
-layer_norm, group_norm, instance_norm = _qp.layer_norm, _qp.group_norm, _qp.instance_norm
+relu6, softmax, threshold = _qp.relu6, _qp.softmax, _qp.threshold
+group_norm, instance_norm = _qp.group_norm, _qp.instance_norm
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, output_scale=1.0,
+               output_zero_point=0):
+    """Layer norm of a quantized tensor on the given output grid (named here so that FX code
+    prints it as ``torch.ops.quantized.layer_norm``)."""
+    return _qp.layer_norm(input, normalized_shape, weight, bias, eps, output_scale,
+                          output_zero_point)
 
 
 def cat(qx, dim, scale=None, zero_point=None, _op="cat"):
@@ -77,6 +85,12 @@ def _relu(q):
 def sigmoid(qx, output_scale, output_zero_point):
     """The logistic function on the given output grid."""
     return _qp.sigmoid(qx, output_scale, output_zero_point)
+
+
+def hardswish(input, output_scale, output_zero_point):
+    """Hardswish on the given output grid (torch's argument names: FX lowering passes the
+    grid as keywords)."""
+    return _qp.hardswish(input, output_scale, output_zero_point)
 
 
 def leaky_relu(qx, negative_slope, inplace, output_scale, output_zero_point):

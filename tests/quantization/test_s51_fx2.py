@@ -105,7 +105,26 @@ def _models(T):
         def forward(self, x):
             return self.up2(self.up(x))
 
-    return {"decoder": (Decoder, (2, 3, 4, 4)),
+    F = T.nn.functional
+
+    class Functional(nn.Module):
+        """F.hardswish, F.leaky_relu (slope given positionally), F.elu, F.layer_norm with
+        parameter weight/bias, mixed with add and a float F.softmax at the end."""
+
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(6, 6)
+            self.fc2 = nn.Linear(6, 6)
+            self.w = nn.Parameter(T.ones(6))
+            self.b = nn.Parameter(T.zeros(6))
+
+        def forward(self, x):
+            y = F.hardswish(self.fc(x))
+            z = F.leaky_relu(self.fc2(y), 0.2) + F.elu(y, alpha=0.5)
+            z = F.layer_norm(z, (6,), self.w, self.b, 1e-3)
+            return F.softmax(F.hardswish(z), -1)
+
+    return {"decoder": (Decoder, (2, 3, 4, 4)), "functional": (Functional, (4, 6)),
             "decoder_wide": (lambda: Decoder((4, 6, 2)), (2, 3, 4, 4)),
             "decoder1d": (Decoder1d, (2, 3, 6)),
             "ln_mid": (LnMid, (3, 8)), "ln_first": (LnFirst, (2, 3, 4)),
@@ -120,7 +139,7 @@ def _pair(name, seed=0):
     tm = cls_t()
     with torch.no_grad():
         for pname, p in tm.named_parameters():
-            if pname.startswith(("ln", "inorm", "gn")):
+            if pname.startswith(("ln", "inorm", "gn", "w", "b")):
                 p.uniform_(-1.0, 1.5)
     nm = cls_n()
     nm.load_state_dict({k: nt.tensor(v.detach().numpy()) for k, v in tm.state_dict().items()})
@@ -222,3 +241,10 @@ def test_conv_transpose_reference_conversion_says_it_is_missing():
     prepared(x)
     with pytest.raises(NotImplementedError, match="ConvTranspose2d"):
         q.quantize_fx.convert_to_reference_fx(prepared)
+
+
+@pytest.mark.parametrize("kind", ["x86", "qnnpack"])
+def test_functional_hardswish_elu_leaky_relu_layer_norm_match_torch(kind):
+    """Each becomes its torch.ops.quantized op with the output grid as keywords."""
+    _, nq = _check("functional", kind, float_out=True)
+    assert "torch.ops.quantized.hardswish" in nq.code

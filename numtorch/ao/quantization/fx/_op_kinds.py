@@ -68,12 +68,15 @@ def _tables():
     fixed_0to1 = {nn.Hardsigmoid, F.hardsigmoid, "hardsigmoid", "hardsigmoid_", nn.Sigmoid,
                   torch.sigmoid, "sigmoid", "sigmoid_"}
     fixed_neg1to1 = {nn.Tanh, torch.tanh, "tanh", "tanh_"}
+    # functional ops lowered to a torch.ops.quantized op with an output grid (keyword
+    # arguments torch drops when it lowers them)
+    f_lowered = {F.hardswish: ("hardswish", ("inplace",)), F.elu: ("elu", ("inplace",)),
+                 F.leaky_relu: ("leaky_relu", ()), F.layer_norm: ("layer_norm", ())}
     torch_only_static = set(_present(nn, [
         "PReLU"]))
     torch_only_static |= set(_present(F, [
         "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-        "conv_transpose3d", "elu", "hardswish", "leaky_relu", "dropout", "group_norm",
-        "instance_norm", "layer_norm"]))
+        "conv_transpose3d", "dropout", "group_norm", "instance_norm"]))
     torch_only_static |= set(_present(torch, ["conv1d", "conv2d", "conv3d", "conv_transpose1d",
                                               "conv_transpose2d", "conv_transpose3d",
                                               "matmul"]))
@@ -83,6 +86,7 @@ def _tables():
             "module_lowered": module_lowered, "binary": binary,
             "relu_after_binary": relu_after_binary, "share": share, "fixed_0to1": fixed_0to1,
             "fixed_neg1to1": fixed_neg1to1, "torch_only_static": torch_only_static,
+            "f_lowered": f_lowered,
             "torch_only_dynamic": torch_only_dynamic,
             "torch_only_weight_only": torch_only_weight_only}
 
@@ -139,6 +143,8 @@ def classify(key):
         return "fixed"
     if key is F.linear:
         return "f_linear"
+    if key in t["f_lowered"]:
+        return "f_lowered"
     if key in t["torch_only_static"] or key in t["torch_only_dynamic"] \
             or key in t["torch_only_weight_only"]:
         return "torch_only"

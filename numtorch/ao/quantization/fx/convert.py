@@ -216,6 +216,8 @@ class _Converter:
             self.lower_weighted(node, match)
         elif kind == "binary":
             self.lower_binary(node, match)
+        elif kind == "f_lowered":
+            self.lower_f_lowered(node)
         else:
             self.lower_f_linear(node, match)
 
@@ -333,6 +335,21 @@ class _Converter:
         else:  # tensor and number, in the order written (torch's op takes either)
             args = list(root.args[:2])
         self.replace_with_call(node, root, fn, args)
+
+    def lower_f_lowered(self, node):
+        """A functional op (hardswish, elu, ...) becomes its ``torch.ops.quantized`` op with
+        the output observer's grid as keywords."""
+        name, skip = _op_kinds.tables()["f_lowered"][node.target]
+        _, scale_node, zp_node = self.output_qparams(node)
+        kwargs = {k: v for k, v in node.kwargs.items() if k not in skip}
+        kwargs.update(output_scale=scale_node, output_zero_point=zp_node)
+        with self.graph.inserting_before(node):
+            new = self.graph.call_function(getattr(torch.ops.quantized, name), node.args,
+                                           kwargs)
+        self.value_index[new] = self.value_index.get(node)
+        node.replace_all_uses_with(new)
+        self.erase(node)
+        self.quantized.add(new)
 
     def lower_f_linear(self, node, match):
         root = self.root_of(match)
@@ -468,7 +485,7 @@ class _Converter:
                 continue
             match = self.matches.get(node.name)
             if match is not None and match.style is not None and \
-                    match.kind in ("weighted", "binary", "f_linear"):
+                    match.kind in ("weighted", "binary", "f_linear", "f_lowered"):
                 if node.name == match.last:
                     self.lower(node, match)
                 continue  # the root of a two-node pattern waits for its last node

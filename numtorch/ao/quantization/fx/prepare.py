@@ -179,6 +179,8 @@ class _Inserter:
                 return type(a)(visit(x, None) for x in a)
             if not isinstance(a, Node):
                 return a
+            if match.kind == "f_lowered" and idx != 0:  # only the input is observed
+                return a
             role = "activation"
             if match.kind == "f_linear" and idx is not None and idx >= 1:
                 role = "weight" if idx == 1 else "bias"
