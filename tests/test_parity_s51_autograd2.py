@@ -194,3 +194,23 @@ def test_vmap_fallback_warning_text_is_torchs(name):
         return out, [(w.category.__name__, str(w.message).split(" (Triggered")[0])
                      for w in seen]
     check(run)
+
+
+def test_vmap_of_mode_is_silent_and_equal():
+    def run(lib):
+        f = import_module(lib.__name__ + ".func")
+        x = lib.tensor([[1., 2, 2, 3, 3], [4, 4, 1, 1, 0], [5, 5, 5, 2, 2]])
+        return (f.vmap(lib.mode)(x), f.vmap(lambda a: lib.mode(a, 0, keepdim=True))(x),
+                f.vmap(lambda a: a.mode(dim=-1))(x.reshape(3, 5, 1)),
+                f.vmap(lib.mode, in_dims=1)(x), f.vmap(f.vmap(lib.mode))(x.reshape(3, 5, 1)),
+                f.vmap(lambda a: lib.mode(a, keepdim=True))(x[:, 0]),
+                f.vmap(lambda a: lib.mode(a).values * 2)(x.long()))
+    check(_silent_all(run))
+
+
+def _silent_all(fn):
+    def run(lib):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            return fn(lib)
+    return run

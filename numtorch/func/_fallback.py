@@ -234,6 +234,26 @@ def _one_hot(fn, args, kwargs):
     return fn(*args, **kwargs)
 
 
+def _mode(fn, args, kwargs):
+    """``torch.mode`` (torch has a batching rule: no warning): one call on the physical
+    tensor, the reduced dim moved past the batch dims."""
+    x, dim, keepdim = _bound(args, kwargs, ("input", "dim", "keepdim"))
+    x = B.unwrap_owner(x) if isinstance(x, Tensor) else x
+    nd = max(x.dim(), 1) if isinstance(x, Tensor) else 0
+    d = -1 if dim is None else dim
+    if not (isinstance(x, Tensor) and B.is_batched(x)) or "out" in kwargs or \
+            type(d) is not int or not -nd <= d < nd:
+        return NotImplemented  # (the per-sample path, with its errors)
+    levels = B.union_levels([x])
+    k = len(levels)
+    p = B.materialize(x, levels)
+    if x.dim() == 0:
+        p = p.unsqueeze(-1)
+    out = fn(p, d % nd + k, bool(keepdim) and x.dim() > 0)
+    leaves, spec = tree_flatten(out)
+    return tree_unflatten([B.wrap(o, levels) for o in leaves], spec)
+
+
 def _trailing(*cores):
     """A rule for matrix functions that treat leading dims as batch dims (the LU and LDL
     families, ``matrix_rank``, ``lstsq``): ``cores`` gives each tensor parameter's name and
@@ -333,7 +353,7 @@ _RULES = {"as_strided": _as_strided, "as_strided_": _as_strided_, "batch_norm": 
           "linalg.ldl_solve": _trailing(("LD", 2), ("pivots", 1), ("B", 2)),
           "linalg.lstsq": _trailing(_A, ("B", 2)),
           "index_put": _index_put, "index_put_": _index_put, "zeros_like": _like,
-          "ones_like": _like, "full_like": _like, "empty_like": _like}
+          "ones_like": _like, "full_like": _like, "empty_like": _like, "mode": _mode}
 
 # name -> None (run per sample when the values escape), "per-sample" (always), or a function of
 # (args, kwargs) giving torch's exception (None: run as usual)
@@ -378,7 +398,9 @@ def call(name, fn, args, kwargs):
         return fn(*args, **kwargs)
     rule = _RULES.get(name)
     if rule is not None:
-        return rule(fn, args, kwargs)
+        res = rule(fn, args, kwargs)
+        if res is not NotImplemented:
+            return res
     error = _FUNCTIONS[name]
     if error in (None, "per-sample") and not all(
             B.level_size(lvl) for lvl in B.union_levels(owners)):
