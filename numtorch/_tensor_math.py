@@ -528,7 +528,7 @@ class _TensorMath:
         _nt.ops.comparison.check_clamp_inplace(self, None, max)
         return _inplace(self, _nt.ops.clamp_max, max)
 
-    def where(self, condition, other):
+    def where(self, condition=_MISSING_ARG, other=_MISSING_ARG):
         return _nt.ops.where(condition, self, other)
 
     # -- unary pointwise ------------------------------------------------------------------------

@@ -170,3 +170,19 @@ _ARANGE = [
 @pytest.mark.parametrize("code", _ARANGE)
 def test_arange_forms(code):
     same(_run(code))
+
+
+# -- 9. torch.where / Tensor.where with an argument left out ---------------------------------
+
+_WHERE = [
+    "torch.where()", "torch.where(x > 0, x)", "torch.where(x > 0, 1)", "x.where(x > 0)",
+    "x.where()", "torch.where(condition=x > 0, input=x)", "torch.where(x > 0, other=x)",
+    "torch.where(x > 0)", "torch.where(x > 0, x, 0.)", "x.where(x > 0, 0.)",
+    "torch.where(x > 0, x, -x)", "torch.where(x > 0, 1, 0)", "x.where(x > 0, other=x * 2)",
+    "torch.where(x, x, x)", "torch.where(condition=x > 1)",
+]
+
+
+@pytest.mark.parametrize("code", _WHERE)
+def test_where_missing_arguments(code):
+    same(_run(code))

@@ -495,7 +495,23 @@ def fmin(input, other, *, out=None):
     return _out(Fmin.apply(input, other), out, "fmin", over=(input, other))
 
 
-def where(condition, input=None, other=None, *, out=None):
+_WHERE_FORMS = ("(Tensor condition)",
+                 "(Tensor condition, Tensor input, Tensor other, *, Tensor out = None)",
+                 "(Tensor condition, Number self, Tensor other)",
+                 "(Tensor condition, Tensor input, Number other)",
+                 "(Tensor condition, Number self, Number other)")
+
+
+def _where_call_error():
+    """torch's parser error for a ``where`` call none of its forms takes (an argument left
+    out). Error path only (it reads the call)."""
+    from ._util import invalid_combination
+
+    return invalid_combination(_WHERE_FORMS, ("(Tensor condition, Tensor other)",
+                                              "(Tensor condition, Number other)"))
+
+
+def where(condition=missing_arg, input=missing_arg, other=missing_arg, *, out=None):
     """Pick ``input`` where ``condition`` is true and ``other`` elsewhere.
 
     Args:
@@ -514,7 +530,9 @@ def where(condition, input=None, other=None, *, out=None):
         >>> torch.where(x > 0, x, 0.)
         tensor([0., 2.])
     """
-    if input is None and other is None:
+    if other is missing_arg:
+        if input is not missing_arg or condition is missing_arg:  # where(c, x), where()
+            raise _where_call_error()
         from .indexing import nonzero
 
         return nonzero(condition, as_tuple=True)
@@ -535,7 +553,12 @@ def where(condition, input=None, other=None, *, out=None):
     if out is not None:
         _check_tensor("where", input, "input", 2)
         _check_tensor("where", other, "other", 3)
-    dt = _dtype.result_type(input, other)
+    try:
+        dt = _dtype.result_type(input, other)
+    except TypeError:
+        if input is missing_arg or condition is missing_arg:  # where(c, other=y)
+            raise _where_call_error() from None
+        raise
     if isinstance(input, Tensor):
         a = input if input._array.dtype == dt.np else input.to(dt)
     else:
