@@ -136,3 +136,36 @@ def test_weight_norm_module_dim0_float32_bits():
 
     for a, b in zip(run(numtorch), run(torch)):
         np.testing.assert_array_equal(a, b)
+
+
+# -- 3. a / b with a broadcast divisor: b's gradient summed in torch's order -------------------
+def _div_broadcast(lib, dtype, shape_a, shape_b, fn):
+    gen = np.random.default_rng(len(shape_a) * 7 + shape_a[-1])
+    a = lib.tensor(gen.standard_normal(shape_a).astype(dtype), requires_grad=True)
+    b = lib.tensor((gen.random(shape_b) + 0.5).astype(dtype), requires_grad=True)
+    out = fn(lib, a, b)
+    ga, gb = lib.autograd.grad(out, [a, b], lib.tensor(gen.standard_normal(out.shape)
+                                                       .astype(dtype)))
+    return ga.numpy(), gb.numpy()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shapes", [((23, 9), (23, 1)), ((5, 40, 33), (5, 1, 33)),
+                                    ((12, 300), (1, 300)), ((4, 7, 3), (3,))])
+def test_div_broadcast_divisor_grad_bits(dtype, shapes):
+    def div(lib, a, b):
+        return a / b
+
+    for x, y in zip(_div_broadcast(numtorch, dtype, *shapes, div),
+                    _div_broadcast(torch, dtype, *shapes, div)):
+        np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_cosine_similarity_grad_bits(dtype):
+    def cos(lib, a, b):
+        return lib.nn.functional.cosine_similarity(a, b, dim=1)
+
+    for x, y in zip(_div_broadcast(numtorch, dtype, (23, 9), (23, 9), cos),
+                    _div_broadcast(torch, dtype, (23, 9), (23, 9), cos)):
+        np.testing.assert_array_equal(x, y)

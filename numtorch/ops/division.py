@@ -233,7 +233,17 @@ def _sum_to(arr, shape):
     lead = arr.ndim - len(shape)
     dims = tuple(range(lead)) + tuple(lead + k for k, n in enumerate(shape)
                                       if n == 1 and arr.shape[lead + k] != 1)
+    if type(arr) is np.ndarray:  # torch's summation order (as the engine's broadcast sums)
+        sum_array = _SUM_ARRAY[0]
+        if sum_array is None:  # (imported once, not per call)
+            from .reduction import sum_array
+
+            _SUM_ARRAY[0] = sum_array
+        return np.ascontiguousarray(sum_array(arr, dims, True)).reshape(shape)
     return arr.sum(axis=dims, keepdims=True).reshape(shape)
+
+
+_SUM_ARRAY = [None]
 
 
 def _check_int_divisor(xp, b):
