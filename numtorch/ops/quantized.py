@@ -16,7 +16,7 @@ __all__ = ["add", "add_relu", "mul", "mul_relu", "add_scalar", "mul_scalar", "ca
            "linear_dynamic_fp16", "conv1d_prepack", "conv2d_prepack", "conv3d_prepack",
            "conv1d", "conv2d", "conv3d", "conv1d_relu", "conv2d_relu", "conv3d_relu",
            "conv2d_unpack", "conv3d_unpack", "conv_transpose2d_prepack", "conv_transpose2d",
-           "relu6", "hardswish", "sigmoid", "leaky_relu", "threshold", "elu", "celu",
+           "relu6", "hardswish", "dropout", "sigmoid", "leaky_relu", "threshold", "elu", "celu",
            "softmax", "layer_norm", "batch_norm2d", "group_norm", "instance_norm"]
 
 add_scalar, mul_scalar, matmul = _qp.add_scalar, _qp.mul_scalar, _qp.matmul
@@ -85,6 +85,13 @@ def _relu(q):
 def sigmoid(qx, output_scale, output_zero_point):
     """The logistic function on the given output grid."""
     return _qp.sigmoid(qx, output_scale, output_zero_point)
+
+
+def dropout(input, p, training, output_scale, output_zero_point):
+    """Dropout of a quantized tensor: torch's kernel returns the input itself (whatever
+    ``training`` and the output grid)."""
+    _qp._check_q("dropout", input)
+    return input
 
 
 def hardswish(input, output_scale, output_zero_point):

@@ -121,7 +121,7 @@ def _models(T):
         def forward(self, x):
             y = F.hardswish(self.fc(x))
             z = F.leaky_relu(self.fc2(y), 0.2) + F.elu(y, alpha=0.5)
-            z = F.layer_norm(z, (6,), self.w, self.b, 1e-3)
+            z = F.layer_norm(F.dropout(z, 0.3, self.training), (6,), self.w, self.b, 1e-3)
             return F.softmax(F.hardswish(z), -1)
 
     return {"decoder": (Decoder, (2, 3, 4, 4)), "functional": (Functional, (4, 6)),
@@ -248,3 +248,24 @@ def test_functional_hardswish_elu_leaky_relu_layer_norm_match_torch(kind):
     """Each becomes its torch.ops.quantized op with the output grid as keywords."""
     _, nq = _check("functional", kind, float_out=True)
     assert "torch.ops.quantized.hardswish" in nq.code
+
+
+def test_quantized_dropout_op_matches_torch():
+    """torch.ops.quantized.dropout returns its quantized input; a float input gets the
+    dispatcher's error."""
+    x = np.random.default_rng(0).standard_normal(5).astype(np.float32)
+    for training in (False, True):
+        tq = torch.quantize_per_tensor(torch.tensor(x), 0.05, 10, torch.quint8)
+        nq = nt.quantize_per_tensor(nt.tensor(x), 0.05, 10, nt.quint8)
+        ty = torch.ops.quantized.dropout(tq, 0.5, training, 0.1, 3)
+        ny = nt.ops.quantized.dropout(nq, 0.5, training, 0.1, 3)
+        assert (ny is nq) == (ty is tq)
+        assert (ny.q_scale(), ny.q_zero_point()) == (ty.q_scale(), ty.q_zero_point())
+        np.testing.assert_array_equal(ny.int_repr().numpy(), ty.int_repr().numpy())
+    with pytest.raises(NotImplementedError) as t_err:
+        torch.ops.quantized.dropout(torch.ones(3), 0.5, False, 0.1, 3)
+    with pytest.raises(NotImplementedError) as n_err:
+        nt.ops.quantized.dropout(nt.ones(3), 0.5, False, 0.1, 3)
+    # (the backend list after this sentence differs: torch also registers a Meta kernel)
+    cut = " 'quantized::dropout' is only available"
+    assert str(n_err.value).split(cut)[0] == str(t_err.value).split(cut)[0]

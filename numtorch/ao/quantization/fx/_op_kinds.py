@@ -71,12 +71,13 @@ def _tables():
     # functional ops lowered to a torch.ops.quantized op with an output grid (keyword
     # arguments torch drops when it lowers them)
     f_lowered = {F.hardswish: ("hardswish", ("inplace",)), F.elu: ("elu", ("inplace",)),
-                 F.leaky_relu: ("leaky_relu", ()), F.layer_norm: ("layer_norm", ())}
+                 F.leaky_relu: ("leaky_relu", ()), F.layer_norm: ("layer_norm", ()),
+                 F.dropout: ("dropout", ("inplace",))}
     torch_only_static = set(_present(nn, [
         "PReLU"]))
     torch_only_static |= set(_present(F, [
         "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-        "conv_transpose3d", "dropout", "group_norm", "instance_norm"]))
+        "conv_transpose3d", "group_norm", "instance_norm"]))
     torch_only_static |= set(_present(torch, ["conv1d", "conv2d", "conv3d", "conv_transpose1d",
                                               "conv_transpose2d", "conv_transpose3d",
                                               "matmul"]))
