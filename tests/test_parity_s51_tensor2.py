@@ -186,3 +186,35 @@ _WHERE = [
 @pytest.mark.parametrize("code", _WHERE)
 def test_where_missing_arguments(code):
     same(_run(code))
+
+
+# -- 10. an int index out of range names its place in the index, as torch does ---------------
+
+_OUT_OF_RANGE = [
+    "y[0, 5]", "y[None, 5]", "y[:, 5]", "y[None, :, 5]", "y[..., 5]", "y[0, 0, 9]",
+    "y[None, None, 0, 7]", "y[0, None, 5]", "y[1, :, 9]", "y[:, None, 4]", "y[..., None, 4]",
+    "y[0][5]", "y[0, -9]", "y[5]", "y[None, 1, 2, 3]", "y[..., 1, None, 3]",
+]
+
+
+@pytest.mark.parametrize("code", _OUT_OF_RANGE)
+def test_basic_index_out_of_range_dimension(code):
+    def fn(t):
+        y = t.arange(24.).view(2, 3, 4)
+        return eval(code, {"y": y})  # (fixed test strings)
+    same(fn)
+
+
+def _set_out_of_range(t):
+    y = t.zeros(2, 3)
+    y[None, 5] = 1.
+
+
+def _set_out_of_range_2(t):
+    y = t.zeros(2, 3)
+    y[0, None, 7] = 1.
+
+
+@pytest.mark.parametrize("fn", [_set_out_of_range, _set_out_of_range_2])
+def test_setitem_out_of_range(fn):
+    same(fn)

@@ -43,6 +43,23 @@ __all__ = ["getitem", "setitem", "index_put", "gather", "scatter", "scatter_add"
            "argwhere", "copy_value", "full_like_value", "zero_value"]
 
 
+def _basic_index_error(e, ndim, index):
+    """:func:`_index_error` for a basic index (ints, slices, None, ...): an int out of range
+    names its place in the index as torch does (``x[None, 5]``: dimension 1), where NumPy
+    names the input axis. Error path only."""
+    m = re.match(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)$", str(e))
+    if m and isinstance(index, tuple):
+        axis, pos = int(m.group(2)), 0
+        taking = sum(1 for i in index if i is not None and i is not Ellipsis)
+        for place, i in enumerate(index):
+            width = 0 if i is None else (ndim - taking if i is Ellipsis else 1)
+            if i is not Ellipsis and width and pos == axis:
+                return IndexError(f"index {m.group(1)} is out of bounds for dimension {place} "
+                                  f"with size {m.group(3)}")
+            pos += width
+    return _index_error(e, None)
+
+
 def _index_error(e, shape, index=None):
     """NumPy's IndexError in torch's words. With the advanced ``index``, an entry out of range
     names its dimension as torch does: the place of its index tensor among the tensors (a
@@ -299,7 +316,7 @@ class GetItem(Op):
         try:
             y = x[self.index]
         except IndexError as e:
-            raise _index_error(e, x.shape) from None
+            raise _basic_index_error(e, x.ndim, self.index) from None
         if None in self.index and y.size:
             y = restride(self.xp, y, _none_strides(x, y, self.index))
         elif not y.size and x.ndim:
@@ -597,7 +614,9 @@ def setitem(input, index, value):
                     _check_setitem_overlap(dst[idx], v)
                 dst[idx] = v
         except IndexError as e:
-            raise _index_error(e, dst.shape, idx if advanced else None) from None
+            if advanced:
+                raise _index_error(e, dst.shape, idx) from None
+            raise _basic_index_error(e, dst.ndim, idx) from None
         except ValueError as e:
             target = dst[idx].shape
             if not advanced and isinstance(value, Tensor):
