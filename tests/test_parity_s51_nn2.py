@@ -169,3 +169,12 @@ def test_cosine_similarity_grad_bits(dtype):
     for x, y in zip(_div_broadcast(numtorch, dtype, (23, 9), (23, 9), cos),
                     _div_broadcast(torch, dtype, (23, 9), (23, 9), cos)):
         np.testing.assert_array_equal(x, y)
+
+
+# -- 4. bfloat16 exact GELU of a contiguous input (oneDNN): GELU(+-inf) is NaN of the other sign
+def test_gelu_bfloat16_contiguous_inf():
+    def run(lib):
+        x = lib.tensor([float("inf"), float("-inf"), 1.0, -10.0, 3e38], dtype=lib.bfloat16)
+        return lib.nn.functional.gelu(x).float().numpy()
+
+    _bits_equal(run(numtorch), run(torch), "bfloat16 gelu")

@@ -590,6 +590,10 @@ def _gelu_onednn_bf16(xp, x, g=None):
     erf *= f(0.5)
     if g is not None:
         erf *= g
+    elif xp is np:
+        inf = np.isinf(x)  # oneDNN: GELU(+-inf) is NaN of the other sign (as float32's)
+        if inf.any():
+            erf[inf] = np.copysign(f(np.nan), -x[inf])
     return _flush_subnormals(xp, erf)
 
 
