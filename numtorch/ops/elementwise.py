@@ -253,6 +253,15 @@ class PowScalar(Op):
 
     def forward(self, x):
         self.save_inputs(x)
+        y = self._power(x)
+        if type(x) is np.ndarray and x.ndim > 1 and not x.flags.c_contiguous and y.shape == x.shape:
+            # float32_rounded / power results come back row-major: torch keeps x's layout
+            from ..autograd._pointwise_layout import pointwise_result
+
+            y = pointwise_result(y, (x,))
+        return y
+
+    def _power(self, x):
         p = self.exponent
         if x.dtype.itemsize == 2 and x.dtype.kind in "fV" and p != 2 and (
                 p != 0.5 or x.dtype.kind == "f"):
@@ -749,7 +758,12 @@ def pow(input, exponent=missing_arg, *, out=None):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         _check_number_or_tensor("pow", input, "self", 1)
         _check_tensor("pow", exponent, "exponent", 2)
-        return _out(Pow.apply(input, exponent), out, "pow", over=(input, exponent))
+        r = Pow.apply(input, exponent)
+        a = r._array
+        if out is None and type(a) is np.ndarray and a.ndim > 1 and not a.flags.c_contiguous:
+            # torch's number ** tensor comes back row-major whatever the exponent's layout
+            r._array = a.copy(order="C")
+        return _out(r, out, "pow", over=(input, exponent))
     cls = exponent.__class__
     if (cls is int or cls is float) and out is None and input._array.__class__ is np.ndarray \
             and input._array.dtype.kind == "f" and input._array.dtype.itemsize >= 4:
