@@ -181,6 +181,30 @@ def _no_extra(fn, kwargs):
         raise TypeError(f"{fn}() got an unexpected keyword argument '{next(iter(kwargs))}'")
 
 
+_RANDINT_KW = ("Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+               "torch.device device = None, bool pin_memory = False, bool requires_grad = False")
+_RANDINT_FORMS = tuple(f"({args}, *, {gen}{_RANDINT_KW})"
+                       for args in ("int high, tuple of ints size",
+                                    "int low, int high, tuple of ints size")
+                       for gen in ("torch.Generator generator, ", ""))
+
+
+def _randint_size_error(size):
+    """torch's parser error for a ``randint`` call without a tuple size, read from the call
+    as written: ``randint(a, b)`` reads ``b`` as the size ("argument 'size' (position 2) must
+    be tuple of ints"), a call with no size or three numbers matches none of its forms.
+    Returns for the other calls (the caller raises its own error). Error path only."""
+    from .ops._util import _entry_call, _written, invalid_combination
+
+    written = _written(*_entry_call())
+    npos = len(written[0]) if written is not None else None
+    if size is None and npos == 2:
+        raise TypeError(f"randint(): argument 'size' (position 2) must be tuple of ints, not "
+                        f"{type(written[0][1]).__name__}")
+    if size is None or npos == 3:
+        raise invalid_combination(_RANDINT_FORMS, ())
+
+
 def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None,
             device=None, requires_grad=False, pin_memory=False):
     """Return integers drawn uniformly from ``[low, high)``.
@@ -209,9 +233,8 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
         low, high, size = 0, low, high
     elif high is None:
         low, high = 0, low
-    if size is None:
-        raise TypeError("randint() missing 1 required positional argument: 'size'")
-    if not isinstance(size, (tuple, list)):
+    if size is None or not isinstance(size, (tuple, list)):
+        _randint_size_error(size)
         raise TypeError(f"randint(): argument 'size' (position 2) must be tuple of ints, not "
                         f"{type(size).__name__}")
     shape = parse_size("randint", (size,))

@@ -218,3 +218,17 @@ def _set_out_of_range_2(t):
 @pytest.mark.parametrize("fn", [_set_out_of_range, _set_out_of_range_2])
 def test_setitem_out_of_range(fn):
     same(fn)
+
+
+# -- 11. torch.randint without its size -------------------------------------------------------
+
+_RANDINT = [
+    "torch.randint(5)", "torch.randint()", "torch.randint(high=5)", "torch.randint(0, 5)",
+    "torch.randint(0, 5, 3)", "torch.randint(5, (0,))", "torch.randint(2, 3, (2,)).shape",
+    "torch.randint(1, (3,)).tolist()",
+]
+
+
+@pytest.mark.parametrize("code", _RANDINT)
+def test_randint_missing_size(code):
+    same(_run(code))
