@@ -168,9 +168,13 @@ def test_vmap_runs_each_op_once():
 
 def test_fallback_warns_and_is_correct():
     x = _arr(4, 3)
-    with pytest.warns(UserWarning, match="no batching rule"):  # (median has no rule yet)
-        got = numtorch.func.vmap(lambda a: a.median())(numtorch.tensor(x))
-    want = torch.func.vmap(lambda a: a.median())(torch.tensor(x))
+    def fn(L):  # (masked_scatter's backward has no rule yet)
+        m = L.tensor([True, False, True])
+        return L.func.vmap(L.func.grad(lambda a: a.masked_scatter(m, a[:2] * 2).sum()))
+
+    with pytest.warns(UserWarning, match="no batching rule"):
+        got = fn(numtorch)(numtorch.tensor(x))
+    want = fn(torch)(torch.tensor(x))
     _same(got, want, 0)
 
 

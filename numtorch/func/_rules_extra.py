@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import backend
 from .._tensor import Tensor, _make
+from ..autograd.graph import Op
 from . import _batched as B
 from ._batched import BatchedTensor, _Logical
 from ._rules import _has_logical, fallback, shift_params, wrap_outputs
@@ -464,6 +465,42 @@ def class_loss(cls, inputs, params, levels):
     return B.wrap(_reduce(loss, k, red, denom), levels)
 
 
+class SelectTiedBatched(Op):
+    """``SelectTied`` (the gradient of ``median()`` over all elements) for a batch of samples
+    ``(*batch, *shape)``: ``value`` holds each sample's chosen entry; dy/dx spreads each
+    sample's gradient evenly over its entries equal to it (NaN equal to NaN)."""
+
+    def forward(self, x):
+        xp, v, k = self.xp, self.value, self.k
+        if self._recording:
+            vb = v.reshape(v.shape + (1,) * (x.ndim - k))
+            mask = (x == vb) | (xp.isnan(x) & xp.isnan(vb))
+            self.save(mask=mask, count=mask.sum(axis=tuple(range(k, x.ndim)), keepdims=True))
+        return xp.asarray(v, dtype=x.dtype)
+
+    def backward(self, grad):
+        mask = self.saved("mask")
+        dt = grad._array.dtype
+        g = grad.reshape(tuple(grad.shape) + (1,) * (mask.ndim - grad.dim()))
+        return (g / _make(self.saved("count").astype(dt))) * _make(mask.astype(dt))
+
+
+def select_tied(cls, inputs, params, levels):
+    """median() / nanmedian() over all elements: the per-sample chosen values (a batched
+    ``value``) and tie masks in one op."""
+    (x,) = inputs
+    v = params["value"]
+    if type(v) is not _Logical:
+        return fallback(cls, inputs, params, levels)
+    xp_ = B.materialize(x, levels)
+    val = B.materialize(v._owner, levels)._array
+    if tuple(val.shape) != _sizes(levels):
+        return fallback(cls, inputs, params, levels)
+    out = SelectTiedBatched.apply(xp_, value=val, k=len(levels),
+                                  node_name=params.get("node_name"))
+    return B.wrap(out, levels)
+
+
 def _tile0(a, total):
     """A saved per-sample array (leading dim N) repeated ``total`` times along dim 0."""
     if a is None or getattr(a, "ndim", 0) == 0:
@@ -724,6 +761,7 @@ def register(table, by_name):
                        ("PoolGather", pool_index), ("MaxUnpool", pool_index),
                        ("EmbeddingBackward", embedding_backward),
                        ("TapGatherBackward", tap_gather_backward),
+                       ("SelectTied", select_tied),
                        ("AvgPoolBackward", fold_first), ("Embedding", embedding),
                        ("Overwrite", overwrite), ("IndexAdd", index_along_dim),
                        ("IndexCopy", index_along_dim), ("IndexFill", index_along_dim)):
