@@ -121,7 +121,8 @@ def _check_matmul(input, other):
     """torch's shape and dtype checks for matmul, with the message of the kernel it uses."""
     a, b = input._array, other._array
     kind = _kind(a, b)
-    if (input.is_quantized or other.is_quantized) and kind != "mv":  # no QuantizedCPU kernel
+    if (type(a) is not np.ndarray or type(b) is not np.ndarray) and \
+            (input.is_quantized or other.is_quantized) and kind != "mv":  # no QuantizedCPU kernel
         from .._quantized_array import not_supported
 
         raise not_supported({"mm": "mm.out", "bmm": "bmm.out"}.get(kind, kind))

@@ -106,7 +106,7 @@ def _dropout(input, p, training, inplace, feature, alpha):
     """The shared core: plain/feature and standard/alpha dropout on checked arguments."""
     if p == 0 or not training:
         return input
-    if input.is_quantized:  # no QuantizedCPU kernel for the noise (torch's error)
+    if type(input._array) is not np.ndarray and input.is_quantized:  # no QuantizedCPU noise
         from ..._quantized_array import not_supported
 
         raise not_supported("zero_" if p == 1 else "bernoulli_.float")

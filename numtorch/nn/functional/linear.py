@@ -2,6 +2,8 @@
 
 import math
 
+from numpy import ndarray as _ndarray
+
 from ... import _dtype
 from ..._tensor import Tensor
 from ...autograd import graph as _graph
@@ -95,7 +97,8 @@ def _linear_general(input, weight, bias):
         if input.dtype is not weight.dtype:
             raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
                                f"{disp[input.dtype.name]} and {disp[weight.dtype.name]}")
-    if input.is_quantized or weight.is_quantized:  # no QuantizedCPU mm kernel
+    if (type(input._array) is not _ndarray or type(weight._array) is not _ndarray) and \
+            (input.is_quantized or weight.is_quantized):  # no QuantizedCPU mm kernel
         from ..._quantized_array import not_supported
 
         raise not_supported("mm.out")
