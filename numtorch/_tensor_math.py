@@ -1404,10 +1404,10 @@ class _TensorMath:
     def argwhere(self):
         return _nt.ops.argwhere(self)
 
-    def scatter(self, dim, index, src=None, *, value=None, reduce=None):
+    def scatter(self, dim=_MISSING_ARG, index=_MISSING_ARG, src=None, *, value=None, reduce=None):
         return _nt.ops.scatter(self, dim, index, src, value=value, reduce=reduce)
 
-    def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+    def scatter_(self, dim=_MISSING_ARG, index=_MISSING_ARG, src=None, *, value=None, reduce=None):
         return _inplace(self, _nt.ops.scatter, dim, index, src, value=value, reduce=reduce)
 
     def scatter_add(self, dim=_MISSING_ARG, index=_MISSING_ARG, src=_MISSING_ARG):

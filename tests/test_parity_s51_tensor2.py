@@ -232,3 +232,17 @@ _RANDINT = [
 @pytest.mark.parametrize("code", _RANDINT)
 def test_randint_missing_size(code):
     same(_run(code))
+
+
+# -- 12. scatter without src / value: torch's overload listing --------------------------------
+
+_SCATTER = [
+    "x.scatter(0, ii)", "x.clone().scatter_(0, ii)", "torch.scatter(x, 0, ii)", "x.scatter(0)",
+    "x.scatter()", "x.scatter(0, ii, x)", "x.scatter(0, ii, value=2.)",
+    "x.clone().scatter_(1, ii, 5.)", "torch.scatter(x, 0, ii, x)",
+]
+
+
+@pytest.mark.parametrize("code", _SCATTER)
+def test_scatter_missing_source(code):
+    same(_run(code))

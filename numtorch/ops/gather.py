@@ -273,8 +273,14 @@ def _check_index_range(index, size, dim):
 def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
     """Return a copy of ``input`` with ``src`` (or ``value``) written at ``index`` along
     ``dim``; ``reduce`` may be 'add' or 'multiply'."""
-    if src is None and value is None:
-        raise TypeError("scatter() missing 1 required positional argument: 'src' or 'value'")
+    if src is None and value is None:  # (torch's parser: none of its forms; error path)
+        from ._util import invalid_combination
+
+        forms = [f"(int dim, Tensor index, {v}{r})" for v in ("Tensor src", "Number value")
+                 for r in ("", ", *, str reduce")]
+        raise invalid_combination(
+            [f"(Tensor input, int dim, Tensor index, {v}, *, {r}Tensor out = None)"
+             for v in ("Tensor src", "Number value") for r in ("", "str reduce, ")], forms)
     if src is None:
         src = value
     if reduce is not None and isinstance(src, Tensor):  # (torch warns before any check)
