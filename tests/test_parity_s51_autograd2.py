@@ -220,7 +220,10 @@ def test_vmap_of_median_over_all_elements_is_silent():
     def run(lib):
         f = import_module(lib.__name__ + ".func")
         x = lib.tensor([[1., 2, 2, 3], [4, 4, 1, 1], [float("nan"), 1, 2, 3]])
-        return (f.vmap(lambda a: a.median())(x[:2]), f.vmap(lambda a: a.nanmedian())(x),
+        return (f.vmap(lambda a: a.median())(x), f.vmap(lambda a: a.nanmedian())(x),
+                f.vmap(f.vmap(lambda a: a.median()))(x.reshape(3, 2, 2)),
+                f.vmap(lambda a: a.nanmedian())(lib.tensor([[float("nan")] * 3 + [1.0],
+                                                             [4.0, 1, 2, 3]])),
                 f.vmap(f.grad(lambda a: a.median()))(x[:2]),
                 f.vmap(f.grad(lambda a: a.nanmedian() * 3))(x),
                 f.vmap(f.vmap(lambda a: a.median()))(x[:2].reshape(2, 2, 2)),

@@ -493,8 +493,8 @@ def _median(fn, input, dim, keepdim, ignore_nan):
             return _make(np.full((), np.nan, dtype=a.dtype))
         flat = _sortable(a.reshape(-1))
         xp = xp_of(a)
-        pos = int(_median_pos(ignore_nan)(flat, 0, xp)[0])
-        value = xp.sort(flat)[pos].astype(a.dtype)
+        pos = _median_pos(ignore_nan)(flat, 0, xp)  # (1,): per sample under vmap
+        value = xp.take_along_axis(xp.sort(flat), pos, 0)[0].astype(a.dtype)
         # every entry equal to the median shares its gradient, as in torch
         return SelectTied.apply(input, value=value, node_name=node + "0")
     vals, idx = _select_kth(fn, input, dim, keepdim, _median_pos(ignore_nan))
