@@ -205,6 +205,24 @@ def _randint_size_error(size):
         raise invalid_combination(_RANDINT_FORMS, ())
 
 
+def _randint_bad_size(e):
+    """torch's words for a ``randint`` size tuple holding a non-int, by the call as written:
+    the size is argument 2 of ``randint(high, size)``, three numbers-and-size match no form,
+    a ``size=`` keyword is named without a position. Error path only."""
+    from .ops._util import _entry_call, _written, invalid_combination
+
+    written = _written(*_entry_call())
+    if written is None or "(position 1)" not in str(e):
+        return
+    keyword = any(k == "size" for k, _ in written[1])
+    if len(written[0]) + keyword == 3:  # (low, high and size: torch's parser lists its forms)
+        raise invalid_combination(_RANDINT_FORMS, ()) from None
+    if keyword:
+        raise TypeError("randint(): argument 'size' must be tuple of ints, not tuple") from None
+    if len(written[0]) == 2:
+        raise TypeError(str(e).replace("(position 1)", "(position 2)")) from None
+
+
 def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None,
             device=None, requires_grad=False, pin_memory=False):
     """Return integers drawn uniformly from ``[low, high)``.
@@ -237,7 +255,11 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
         _randint_size_error(size)
         raise TypeError(f"randint(): argument 'size' (position 2) must be tuple of ints, not "
                         f"{type(size).__name__}")
-    shape = parse_size("randint", (size,))
+    try:
+        shape = parse_size("randint", (size,))
+    except TypeError as e:
+        _randint_bad_size(e)
+        raise
     check_pin_memory(pin_memory, out)
     low = _int_arg(low, "low", "randint", 1)
     high = _int_arg(high, "high", "randint", 2)

@@ -225,7 +225,10 @@ def test_setitem_out_of_range(fn):
 _RANDINT = [
     "torch.randint(5)", "torch.randint()", "torch.randint(high=5)", "torch.randint(0, 5)",
     "torch.randint(0, 5, 3)", "torch.randint(5, (0,))", "torch.randint(2, 3, (2,)).shape",
-    "torch.randint(1, (3,)).tolist()",
+    "torch.randint(1, (3,)).tolist()", "torch.randint(5, (2.5,))", "torch.randint(0, 5, (2.5,))",
+    "torch.randint(5, size=(2.5,))", "torch.randint(5, ('a',))", "torch.randint(0, 5, size=(2,)).shape",
+    "torch.randint(5, size=[1, 2]).shape", "torch.randint(0, 5, size=(2.5,))",
+    "torch.randint(high=5, size=(2.5,))",
 ]
 
 
