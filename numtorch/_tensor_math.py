@@ -1289,11 +1289,12 @@ class _TensorMath:
         method takes them) without copying."""
         return _nt.ops.expand(self, *_required(size, kwargs, "size", "broadcast_to"))
 
-    def squeeze(self, dim=None):
-        return _nt.ops.squeeze(self, dim)
+    def squeeze(self, dim=None, *dims):
+        # the method also takes the dims as separate arguments (x.squeeze(0, 2)), as torch's
+        return _nt.ops.squeeze(self, (dim, *dims) if dims else dim)
 
-    def squeeze_(self, dim=None):
-        return _nt.ops.restride_(self, _nt.ops.squeeze, dim)
+    def squeeze_(self, dim=None, *dims):
+        return _nt.ops.restride_(self, _nt.ops.squeeze, (dim, *dims) if dims else dim)
 
     def unsqueeze(self, dim=_MISSING_ARG):
         try:

@@ -161,3 +161,16 @@ def test_det_gradient_of_non_finite_matrices_as_torch(dtype, create_graph):
             g, = lib.autograd.grad(d.sum(), x, create_graph=create_graph)
             out.append((str(d.tolist()), str(g.tolist())))
         assert out[0] == out[1]
+
+
+def test_squeeze_method_takes_dims_as_separate_arguments():
+    out = []
+    for lib in (torch, numtorch):
+        x = lib.ones(1, 3, 1, 1, requires_grad=True)
+        y = x.detach().clone()
+        y.squeeze_(0, 3)
+        out.append((tuple(x.squeeze(0, 2).shape), tuple(x.squeeze(0, 2, 3).shape),
+                    tuple(y.shape), x.squeeze(0, 2).grad_fn.name()))
+    assert out[0] == out[1]
+    with pytest.raises(RuntimeError, match="dim 0 appears multiple times"):
+        numtorch.ones(1, 2).squeeze(0, 0)
