@@ -194,8 +194,10 @@ def _refuse_cat_overlap(out, tensors):
             raise RuntimeError(PARTIAL)
 
 
-def cat(tensors=missing_arg, dim=0, *, out=None, _fn="cat"):
+def cat(tensors=missing_arg, dim=0, *extra, out=None, _fn="cat"):
     """Concatenate tensors along an existing dim (dtypes are promoted as in torch)."""
+    if extra:
+        raise _too_many(_fn, extra)
     if out is None and (tensors.__class__ is list or tensors.__class__ is tuple) and tensors:
         # the usual call: NumPy arrays of one shape and one dtype, nothing to check or promote
         r = _plain_cat(tensors, dim)
@@ -321,18 +323,31 @@ class _NdTag:
         self._array = t._array if t._array.ndim else t._array.reshape(1)
 
 
-def concat(tensors=missing_arg, dim=0, *, out=None):
+def concat(tensors=missing_arg, dim=0, *extra, out=None):
     """Another name of :func:`cat`."""
+    if extra:
+        raise _too_many("concat", extra)
     return cat(tensors, dim, out=out, _fn="concat")
 
 
-def concatenate(tensors=missing_arg, dim=0, *, out=None):
+def concatenate(tensors=missing_arg, dim=0, *extra, out=None):
     """Another name of :func:`cat` (NumPy's; ``axis=`` works too, as for cat)."""
+    if extra:
+        raise _too_many("concatenate", extra)
     return cat(tensors, dim, out=out, _fn="concatenate")
 
 
-def stack(tensors=missing_arg, dim=0, *, out=None):
+def _too_many(fn, extra):
+    """torch's error for more than (tensors, dim) given by position (the required ``tensors``
+    has a stand-in default here, which Python's own message would count as optional)."""
+    return TypeError(f"{fn}() takes from 1 to 2 positional arguments but {2 + len(extra)} "
+                     f"were given")
+
+
+def stack(tensors=missing_arg, dim=0, *extra, out=None):
     """Join same-shaped tensors along a new dim ``dim``."""
+    if extra:
+        raise _too_many("stack", extra)
     if out is None and (tensors.__class__ is list or tensors.__class__ is tuple) and tensors:
         arrays = _plain_arrays(tensors)
         if arrays is not None:  # get_batch's stack of data slices: one pass, one array call
