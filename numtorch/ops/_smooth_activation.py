@@ -376,8 +376,9 @@ def _gelu_erf_rows(x, y, slope, onednn=False):
 def _onednn_f32(x):
     """Whether torch runs the exact GELU (and its backward) of this float32 CPU array through
     oneDNN: a contiguous input (size-1 axes aside) of two or more values. Its other kernel
-    gives GELU(inf) = inf and Phi + x phi as the slope in the tails."""
-    return x.size > 1 and x.flags.c_contiguous
+    gives GELU(inf) = inf and Phi + x phi as the slope in the tails. Plain host arrays only
+    (a meta tensor's stand-in array has no values to take tails of)."""
+    return type(x) is np.ndarray and x.size > 1 and x.flags.c_contiguous
 
 
 def _f32_tail(x):
